@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib/common.sh - paths and helpers shared by every locklat shell script.
+#
+# Usage: . "$(dirname "$0")/../lib/common.sh"   (from a script one level down)
+#
+# Holds the project's fixed locations (the one place that names them) and the
+# error/progress helpers. It defines functions and variables only.
+
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the paths are read by the scripts that source this
+
+LOCKLAT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Build output never enters git: build/ is ignored.
+LOCKLAT_BUILD=${LOCKLAT_BUILD:-$LOCKLAT_ROOT/build}
+# The kernel source: Debian's linux-source-6.12 (not the linux-source
+# metapackage, which is 6.1 on bookworm and has no PREEMPT_RT).
+LOCKLAT_KERNEL_PACKAGE=linux-source-6.12
+LOCKLAT_KERNEL_TARBALL=${LOCKLAT_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+LOCKLAT_VARIANTS_DIR=$LOCKLAT_ROOT/kernels/variants
+LOCKLAT_PATCHES_DIR=$LOCKLAT_ROOT/kernels/patches
+LOCKLAT_CONFIGS_DIR=$LOCKLAT_ROOT/kernels/configs
+
+LOCKLAT_PROG=${LOCKLAT_PROG:-$(basename "$0")}
+LOCKLAT_T0=${LOCKLAT_T0:-$SECONDS}
+
+# err_exit MESSAGE [STATUS]: one line on stderr, then exit (default 1).
+err_exit() {
+	printf '%s: error: %s\n' "$LOCKLAT_PROG" "$1" >&2
+	exit "${2:-1}"
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$LOCKLAT_PROG" "$1" >&2
+}
+
+# elapsed: m:ss since the script started.
+elapsed() {
+	local s=$((SECONDS - LOCKLAT_T0))
+	printf '%d:%02d' $((s / 60)) $((s % 60))
+}
+
+# progress TAG MESSAGE: one progress line with elapsed time.
+progress() {
+	printf '[%s %s] %s\n' "$(elapsed)" "$1" "$2"
+}
+
+# sha256_of FILE: the hex digest only.
+sha256_of() {
+	local sum
+	sum=$(sha256sum -- "$1") || return 1
+	printf '%s\n' "${sum%% *}"
+}
+
+# kv_write FILE KEY VALUE...: append key=value lines (pairs of arguments).
+# Values must be single lines: the key=value format has no escaping.
+kv_write() {
+	local file=$1 key value
+	shift
+	while [ $# -ge 2 ]; do
+		key=$1 value=$2
+		shift 2
+		case $value in
+		*$'\n'*) err_exit "internal: value of '$key' spans lines" 70 ;;
+		esac
+		printf '%s=%s\n' "$key" "$value" >>"$file"
+	done
+}
+
+# kv_get FILE KEY: print the value of KEY (last one wins), status 1 if absent.
+kv_get() {
+	local file=$1 key=$2 line found=1 value=
+	while IFS= read -r line; do
+		case $line in
+		"$key="*) value=${line#*=} found=0 ;;
+		esac
+	done <"$file"
+	[ "$found" -eq 0 ] && printf '%s\n' "$value"
+	return "$found"
+}
+
+# known_variants: the variant names, one per line (a variant is a file).
+known_variants() {
+	local f
+	for f in "$LOCKLAT_VARIANTS_DIR"/*; do
+		[ -f "$f" ] && basename "$f"
+	done
+}
+
+# require_disk_space DIR MIB: stop before a step that needs MIB free.
+require_disk_space() {
+	local dir=$1 need=$2 avail
+	avail=$(df -Pm -- "$dir" | awk 'NR == 2 { print $4 }')
+	[ -n "$avail" ] || err_exit "cannot read free space of $dir"
+	[ "$avail" -ge "$need" ] ||
+		err_exit "only ${avail} MiB free in $dir, need ${need} MiB: free disk space and run again" 75
+}

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# install-deps.sh - install the Debian packages locklat needs (tools/debian-packages).
+#
+# Usage: tools/install-deps.sh [--check]
+#   --check  only report missing packages (exit 1 if any), install nothing
+# As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+mapfile -t wanted < <(grep -v '^[[:space:]]*\(#\|$\)' "$LOCKLAT_ROOT/tools/debian-packages")
+missing=()
+for p in "${wanted[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "${1:-}" = --check ]; then
+	echo "missing Debian packages: ${missing[*]}" >&2
+	exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	err_exit "missing packages; run as root: apt-get install --no-install-recommends ${missing[*]}"
+fi
+progress deps "apt-get install ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -5,7 +5,37 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 VARIANTS ?=
 
-.PHONY: help deps kernels check check-unit shellcheck clean distclean
+.PHONY: help deps kernels tools initramfs check shellcheck clean distclean
+
+# C tools. Host tools live in bench/src/<tool>/<tool>.c and become
+# build/bin/locklat-<tool>; workloads live in workloads/<name>/<name>.c and
+# become static guest binaries build/guest-bin/locklat-<name>. Both link the
+# shared lib in bench/src/lib.
+CC := gcc
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Ibench/src/lib
+BIN := build/bin
+GUEST_BIN := build/guest-bin
+LIB_SRC := $(wildcard bench/src/lib/*.c)
+LIB_HDR := $(wildcard bench/src/lib/*.h)
+HOST_TOOLS := $(notdir $(patsubst %/,%,$(filter-out bench/src/lib/,$(wildcard bench/src/*/))))
+WORKLOADS := $(notdir $(patsubst %/,%,$(filter-out workloads/lib/,$(wildcard workloads/*/))))
+HOST_BINS := $(HOST_TOOLS:%=$(BIN)/locklat-%)
+GUEST_BINS := $(WORKLOADS:%=$(GUEST_BIN)/locklat-%)
+JSONC := $$(pkg-config --cflags --libs json-c)
+
+$(BIN)/locklat-%: bench/src/%/*.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(JSONC)
+
+# Static: the guest image carries no libraries for our own programs.
+$(GUEST_BIN)/locklat-%: workloads/%/*.c $(LIB_SRC) $(LIB_HDR)
+	@mkdir -p $(GUEST_BIN)
+	$(CC) $(CFLAGS) -static -o $@ $(filter %.c,$^)
+
+tools: $(HOST_BINS) $(GUEST_BINS) ## build the C tools and workloads
+
+initramfs: tools ## build the guest initramfs (cached by content)
+	bench/mkinitramfs.sh
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -16,7 +46,7 @@ deps: ## install the Debian packages locklat needs (root)
 kernels: ## build kernel variants (all, or VARIANTS="rt baseline-rt")
 	kernels/build.sh -j$(JOBS) $(VARIANTS)
 
-check: ## unit tests, shellcheck and the smoke boot, as TAP through prove
+check: tools ## unit tests, shellcheck and the smoke boot, as TAP through prove
 	prove -v tests/
 
 shellcheck: ## shellcheck every shell script

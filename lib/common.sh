@@ -94,3 +94,37 @@ require_disk_space() {
 	[ "$avail" -ge "$need" ] ||
 		err_exit "only ${avail} MiB free in $dir, need ${need} MiB: free disk space and run again" 75
 }
+
+LOCKLAT_WORKLOADS_LIST=$LOCKLAT_ROOT/workloads/list
+
+# known_workloads: the workload names of workloads/list, one per line.
+known_workloads() {
+	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
+		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' "$LOCKLAT_WORKLOADS_LIST"
+}
+
+# workload_load NAME: the fields of NAME's line into WORKLOAD_SETUP,
+# WORKLOAD_TARGETS, WORKLOAD_COMMAND, WORKLOAD_DESCRIPTION; status 1 if unknown.
+workload_load() {
+	local name setup targets command description
+	while IFS='|' read -r name setup targets command description; do
+		name=$(echo "$name" | xargs)
+		case $name in '' | '#'*) continue ;; esac
+		[ "$name" = "$1" ] || continue
+		WORKLOAD_SETUP=$(echo "$setup" | xargs)
+		WORKLOAD_TARGETS=$(echo "$targets" | xargs)
+		WORKLOAD_COMMAND=$(echo "$command" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+		WORKLOAD_DESCRIPTION=$(echo "$description" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+		return 0
+	done <"$LOCKLAT_WORKLOADS_LIST"
+	return 1
+}
+
+# Cell exit codes and status names: bench/run-cell.sh returns them and
+# run-matrix.sh and the summary read them. Documented in results/README.md.
+CELL_EXIT_OK=0
+CELL_EXIT_FINDINGS=1
+CELL_EXIT_USAGE=2
+CELL_EXIT_TIMEOUT=3
+CELL_EXIT_INVALID=5
+CELL_EXIT_INFRA=70

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mkinitramfs.sh - assemble the guest initramfs, cached by the hash of its inputs.
+#
+# Usage: bench/mkinitramfs.sh [--print-inputs]
+#
+# Contents: busybox (static) and its applets, the guest init, the host's
+# cyclictest, stress-ng and trace-cmd with every shared library ldd names and
+# the dynamic loader, the workload binaries from build/guest-bin/ and the
+# workload list. The image is build/initramfs/initramfs-<hash>.cpio.gz where
+# <hash> covers the content of every input file, so any changed input makes a
+# new image and an unchanged set reuses the old one. Prints the image path.
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+# Host programs the guest runs, by absolute path.
+host_programs=(/usr/bin/cyclictest /usr/bin/stress-ng /usr/bin/trace-cmd)
+busybox=/bin/busybox
+guest_bin=$LOCKLAT_BUILD/guest-bin
+out_dir=$LOCKLAT_BUILD/initramfs
+
+for p in "$busybox" "${host_programs[@]}"; do
+	[ -x "$p" ] || err_exit "$p not found: run 'make deps'"
+done
+# The image has no busybox libraries: it must be the static build.
+case $(ldd "$busybox" 2>&1 || true) in
+*'not a dynamic executable'*) ;;
+*) err_exit "$busybox is not statically linked: install busybox-static" ;;
+esac
+
+# shared_libs PROGRAM...: every library path ldd resolves, and the loader.
+shared_libs() {
+	ldd "$@" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' |
+		sort -u
+}
+
+# input_files: "guest_path host_path" for every file of the image.
+input_files() {
+	local f
+	echo "bin/busybox $busybox"
+	echo "init $LOCKLAT_ROOT/bench/guest/init"
+	echo "etc/locklat/workloads $LOCKLAT_ROOT/workloads/list"
+	for f in "${host_programs[@]}"; do
+		echo "usr/bin/${f##*/} $f"
+	done
+	shared_libs "${host_programs[@]}" | while IFS= read -r f; do
+		echo "${f#/} $f"
+	done
+	if [ -d "$guest_bin" ]; then
+		for f in "$guest_bin"/*; do
+			[ -f "$f" ] && echo "usr/bin/${f##*/} $f"
+		done
+	fi
+}
+
+mapfile -t inputs < <(input_files)
+if [ "${1:-}" = --print-inputs ]; then
+	printf '%s\n' "${inputs[@]}"
+	exit 0
+fi
+hash=$( { sha256_of "$0"; for entry in "${inputs[@]}"; do
+	printf '%s %s\n' "${entry%% *}" "$(sha256_of "${entry#* }")"; done; } |
+	sha256sum | cut -c1-16)
+image=$out_dir/initramfs-$hash.cpio.gz
+if [ -f "$image" ]; then
+	printf '%s\n' "$image"
+	exit 0
+fi
+
+mkdir -p "$out_dir"
+stage=$(mktemp -d "$out_dir/stage.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,mnt,etc/locklat,results}
+for entry in "${inputs[@]}"; do
+	dst=$stage/${entry%% *}
+	mkdir -p "$(dirname "$dst")"
+	cp -L "${entry#* }" "$dst"
+done
+# Busybox applets as symlinks; host programs keep their own names.
+"$busybox" --list-full | while IFS= read -r applet; do
+	[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
+done
+chmod 0755 "$stage/init"
+# On x86_64 Debian the loader is found at /lib64; keep /lib pointing at usr.
+[ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || err_exit "dynamic loader missing from image"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -6 -n >"$image.tmp"
+mv "$image.tmp" "$image"
+printf '%s\n' "$image"

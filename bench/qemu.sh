@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# qemu.sh - boot a kernel in QEMU with pinned vCPUs, a watchdog and a captured console.
+#
+# Usage: bench/qemu.sh --kernel BZIMAGE --initrd IMAGE --out DIR [options]
+#        bench/qemu.sh --detect-accel
+#   --accel A        auto (default), kvm, tcg-icount or tcg (multi-threaded TCG)
+#   --append ARGS    extra kernel command line
+#   --cpus N         vCPUs (default 2)
+#   --pin LIST       host CPUs for the vCPU threads, comma-separated (default 0..N-1)
+#   --allow-overcommit  allow more vCPUs than host CPUs to pin to
+#   --mem MIB        guest memory (default 512)
+#   --disk SERIAL=FILE[:ro]  a raw virtio-blk disk the guest finds by serial (repeatable)
+#   --deadline S     wall seconds before the watchdog kills QEMU (default 300)
+#   --boot-deadline S  wall seconds for the first kernel line on the console (default 120)
+#
+# Writes into DIR: console.log, qemu-cmdline (the exact command, shell-quoted, to
+# re-run by hand), qemu-version, accel, pinning ("vcpu thread host_cpu" lines),
+# qemu-exit (ok, timeout, no-boot or error).
+# Exit: 0 QEMU ended by itself, 3 watchdog timeout, 4 no kernel output by the boot
+# deadline, 2 bad usage, 70 QEMU failed to start or to be pinned.
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+QMP=$LOCKLAT_BUILD/bin/locklat-qmp
+
+# accel_detect: kvm only where the CPU has hardware virtualisation and
+# /dev/kvm opens; a /dev/kvm without vmx/svm is a software KVM that cannot
+# run an unmodified kernel, so it is not even tried.
+accel_detect() {
+	if grep -Eqw 'vmx|svm' /proc/cpuinfo && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		echo kvm
+	else
+		echo tcg-icount
+	fi
+}
+
+accel_args() {
+	case $1 in
+	kvm) echo "-accel kvm -cpu host" ;;
+	# One TCG thread; 1 ns of guest time per instruction, no idle skipping,
+	# guest RTC on virtual time: host noise does not reach the guest clock.
+	tcg-icount) echo "-accel tcg -icount shift=0,sleep=off -rtc clock=vm" ;;
+	tcg) echo "-accel tcg,thread=multi" ;;
+	esac
+}
+
+if [ "${1:-}" = --detect-accel ]; then
+	accel_detect
+	exit 0
+fi
+
+kernel='' initrd='' out='' accel=auto append='' cpus=2 pin='' mem=512
+deadline=300 boot_deadline=120 overcommit=0
+disks=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--out) out=$2 ;;
+	--accel) accel=$2 ;;
+	--append) append=$2 ;;
+	--cpus) cpus=$2 ;;
+	--pin) pin=$2 ;;
+	--mem) mem=$2 ;;
+	--disk) disks+=("$2") ;;
+	--deadline) deadline=$2 ;;
+	--boot-deadline) boot_deadline=$2 ;;
+	--allow-overcommit) overcommit=1; shift; continue ;;
+	*) err_exit "unknown option '$1'" 2 ;;
+	esac
+	[ $# -ge 2 ] || err_exit "$1 needs a value" 2
+	shift 2
+done
+
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
+	err_exit "--kernel, --initrd and --out are required" 2
+fi
+[ -f "$kernel" ] || err_exit "kernel image $kernel not found (make kernels)" 2
+[ -f "$initrd" ] || err_exit "initramfs $initrd not found" 2
+for n in "$cpus" "$mem" "$deadline" "$boot_deadline"; do
+	case $n in '' | *[!0-9]* | 0) err_exit "'$n' is not a positive whole number" 2 ;; esac
+done
+[ "$accel" = auto ] && accel=$(accel_detect)
+case $accel in kvm | tcg-icount | tcg) ;; *) err_exit "unknown accelerator '$accel' (auto, kvm, tcg-icount, tcg)" 2 ;; esac
+[ -x "$QMP" ] || err_exit "$QMP not built: run 'make tools'" 70
+
+host_cpus=$(nproc)
+if [ -z "$pin" ]; then
+	pin=$(seq -s, 0 $((cpus - 1)))
+fi
+IFS=, read -r -a pin_list <<<"$pin"
+for c in "${pin_list[@]}"; do
+	case $c in '' | *[!0-9]*) err_exit "--pin wants host CPU numbers, got '$pin'" 2 ;; esac
+	[ "$c" -lt "$host_cpus" ] || err_exit "--pin: host CPU $c does not exist (host has $host_cpus)" 2
+done
+if [ "$cpus" -gt "${#pin_list[@]}" ] && [ "$overcommit" -eq 0 ]; then
+	err_exit "$cpus vCPUs but only ${#pin_list[@]} host CPUs to pin to ($pin); use --allow-overcommit to share" 2
+fi
+
+mkdir -p "$out"
+qmp_sock=$(mktemp -u "${TMPDIR:-/tmp}/locklat-qmp.XXXXXX")
+cmd=(qemu-system-x86_64 -machine pc -m "$mem" -smp "$cpus" -S
+	-display none -monitor none -nic none -no-reboot
+	-serial "file:$out/console.log"
+	-qmp "unix:$qmp_sock,server=on,wait=off"
+	-kernel "$kernel" -initrd "$initrd"
+	-append "console=ttyS0 panic=-1 loglevel=5 $append")
+# shellcheck disable=SC2207 # accel_args returns words on purpose
+cmd+=($(accel_args "$accel"))
+for d in "${disks[@]}"; do
+	serial=${d%%=*} file=${d#*=} ro=off
+	case $file in *:ro) file=${file%:ro} ro=on ;; esac
+	[ -f "$file" ] || err_exit "disk image $file not found" 2
+	cmd+=(-drive "file=$file,format=raw,if=none,id=$serial,readonly=$ro"
+		-device "virtio-blk-pci,drive=$serial,serial=$serial")
+done
+
+printf '%q ' "${cmd[@]}" >"$out/qemu-cmdline"
+echo >>"$out/qemu-cmdline"
+qemu-system-x86_64 --version | head -n 1 >"$out/qemu-version"
+echo "$accel" >"$out/accel"
+: >"$out/console.log"
+
+"${cmd[@]}" 2>"$out/qemu-stderr" &
+qemu_pid=$!
+# shellcheck disable=SC2317 # called from the EXIT trap
+cleanup() {
+	kill -KILL "$qemu_pid" 2>/dev/null || true
+	rm -f "$qmp_sock"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# vcpus_pin: every vCPU thread QMP names to its host CPU, before the guest runs
+# (QEMU was started with -S). Single-threaded TCG has one thread for all vCPUs.
+vcpus_pin() {
+	local idx tid host
+	: >"$out/pinning"
+	while read -r idx tid; do
+		host=${pin_list[$((idx % ${#pin_list[@]}))]}
+		taskset -pc "$host" "$tid" >/dev/null || return 1
+		echo "$idx $tid $host" >>"$out/pinning"
+	done < <("$QMP" --timeout 20 "$qmp_sock" query-cpus-fast)
+	[ -s "$out/pinning" ]
+}
+if ! vcpus_pin; then
+	echo error >"$out/qemu-exit"
+	sed 's/^/qemu: /' "$out/qemu-stderr" >&2
+	err_exit "could not start and pin QEMU (see $out/qemu-stderr)" 70
+fi
+"$QMP" "$qmp_sock" cont >/dev/null || err_exit "QMP cont failed" 70
+
+# watchdog: poll until QEMU ends, the deadline passes, or the boot deadline
+# passes with no kernel output (a KVM that cannot run the guest says nothing).
+t0=$SECONDS
+result=ok
+while kill -0 "$qemu_pid" 2>/dev/null; do
+	now=$((SECONDS - t0))
+	if [ "$now" -ge "$deadline" ]; then
+		result=timeout
+		break
+	fi
+	if [ "$now" -ge "$boot_deadline" ] && ! grep -q 'Linux version' "$out/console.log"; then
+		result=no-boot
+		break
+	fi
+	sleep 0.5
+done
+if [ "$result" = ok ]; then
+	wait "$qemu_pid" || result=error
+else
+	kill -KILL "$qemu_pid" 2>/dev/null || true
+	wait "$qemu_pid" 2>/dev/null || true
+fi
+echo "$result" >"$out/qemu-exit"
+case $result in
+ok) exit 0 ;;
+timeout) warn "watchdog: QEMU still running after ${deadline} s, killed"; exit 3 ;;
+no-boot)
+	msg="no kernel output within ${boot_deadline} s under $accel"
+	[ "$accel" = kvm ] && ! grep -Eqw 'vmx|svm' /proc/cpuinfo &&
+		msg="$msg: this host CPU has no vmx/svm, so /dev/kvm is a software KVM that cannot run the guest; use --accel tcg-icount"
+	warn "$msg"
+	exit 4 ;;
+*) sed 's/^/qemu: /' "$out/qemu-stderr" >&2; err_exit "QEMU failed (see $out/qemu-stderr)" 70 ;;
+esac

@@ -1,0 +1,224 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run-cell.sh - run one measurement cell (variant x workload x repetition) end to end.
+#
+# Usage: bench/run-cell.sh --variant V --out DIR (--workload W | --command CMD) [options]
+#   --variant V       a variant built by `make kernels` (its manifest is read)
+#   --workload W      a workload of workloads/list
+#   --command CMD     instead of a workload: run CMD in the guest (smoke tests)
+#   --out DIR         the cell directory, e.g. results/<run-id>/<variant>/<workload>/rep1
+#   --duration S      seconds per pass, guest time (default 10)
+#   --warmup S        seconds the workload runs before a pass measures (default 2)
+#   --passes LIST     space-separated, from: latency preemptoff irqsoff verify
+#                     (default: all four)
+#   --rep N           repetition number recorded in meta (default 1)
+#   --accel A         auto (default), kvm, tcg-icount, tcg
+#   --cpus N          vCPUs (default 2); --pin LIST host CPUs (default 0..N-1)
+#   --mem MIB         guest memory (default 512)
+#   --allow-overcommit  more vCPUs than host CPUs to pin to
+#
+# The cell is assembled in DIR.partial and renamed to DIR when complete, so a
+# DIR that exists is complete (its meta has complete=1). Layout and meta keys:
+# results/README.md.
+# Exit: 0 OK, 1 FINDINGS (kernel splats), 3 TIMEOUT, 5 INVALID (no result or
+# the workload did not reach its call site), 70 infrastructure error, 2 usage.
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+variant='' workload='' command='' out='' duration=10 warmup=2 rep=1
+passes='latency preemptoff irqsoff verify' accel=auto cpus=2 pin='' mem=512
+overcommit=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
+	-h | --help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
+	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
+	esac
+	case $1 in
+	--variant) variant=$2 ;;
+	--workload) workload=$2 ;;
+	--command) command=$2 ;;
+	--out) out=$2 ;;
+	--duration) duration=$2 ;;
+	--warmup) warmup=$2 ;;
+	--passes) passes=$2 ;;
+	--rep) rep=$2 ;;
+	--accel) accel=$2 ;;
+	--cpus) cpus=$2 ;;
+	--pin) pin=$2 ;;
+	--mem) mem=$2 ;;
+	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
+	esac
+	shift 2
+done
+
+usage_error() { err_exit "$1" "$CELL_EXIT_USAGE"; }
+[ -n "$variant" ] || usage_error "--variant is required"
+[ -n "$out" ] || usage_error "--out is required"
+if [ -n "$workload" ] && [ -n "$command" ]; then
+	usage_error "--workload and --command exclude each other"
+fi
+[ -n "$workload" ] || [ -n "$command" ] || usage_error "--workload or --command is required"
+for pair in "duration:$duration" "warmup:$warmup" "rep:$rep" "cpus:$cpus" "mem:$mem"; do
+	case ${pair#*:} in
+	'' | *[!0-9]* | 0) usage_error "--${pair%%:*} wants a positive whole number, got '${pair#*:}'" ;;
+	esac
+done
+for p in $passes; do
+	case $p in latency | preemptoff | irqsoff | verify) ;;
+	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify)" ;;
+	esac
+done
+if [ -n "$workload" ] && ! workload_load "$workload"; then
+	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
+fi
+if ! known_variants | grep -qxF -- "$variant"; then
+	usage_error "unknown variant '$variant'; known: $(known_variants | tr '\n' ' ')"
+fi
+manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
+[ -f "$manifest" ] ||
+	err_exit "variant $variant is not built ($manifest missing): run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
+bzimage=$(kv_get "$manifest" bzimage_path)
+[ -f "$bzimage" ] || err_exit "kernel image $bzimage missing: run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
+if [ -e "$out" ]; then
+	err_exit "$out exists: a complete cell is never overwritten (remove it to redo)" "$CELL_EXIT_USAGE"
+fi
+[ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+
+partial=$out.partial
+rm -rf "$partial"
+mkdir -p "$partial/guest"
+started=$(date -u '+%Y-%m-%dT%H:%M:%SZ')
+t0=$SECONDS
+
+initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh") || err_exit "initramfs build failed" "$CELL_EXIT_INFRA"
+
+# job_write: the guest's cell.conf, appended to the initramfs as a second
+# cpio archive (the kernel unpacks concatenated archives in order).
+job_write() {
+	local stage=$partial/job conf cyclictest_args workload_cmd
+	mkdir -p "$stage/etc/locklat"
+	conf=$stage/etc/locklat/cell.conf
+	# One SCHED_FIFO thread per vCPU, pinned (-a), memory locked, 200 us
+	# interval; the histogram covers 1 s so that it holds even
+	# the worst sections seen here (~0.7 s), and cyclictest's own max is
+	# kept apart from it in the JSON.
+	cyclictest_args="-m -p95 -t $cpus -a -i 200 -D $duration -h 1000000 -q"
+	if [ -n "$command" ]; then
+		kv_write "$conf" mode command command "$command"
+	else
+		workload_cmd=${WORKLOAD_COMMAND//\{cpus\}/$cpus}
+		workload_cmd=${workload_cmd//\{seconds\}/$((duration + warmup + 60))}
+		kv_write "$conf" mode cell workload "$workload" setup "$WORKLOAD_SETUP" \
+			targets "$WORKLOAD_TARGETS" workload_cmd "$workload_cmd" \
+			duration "$duration" warmup "$warmup" passes "$passes" \
+			cyclictest "$cyclictest_args"
+	fi
+	cp "$initramfs" "$partial/initrd.img"
+	(cd "$stage" && find etc | cpio -o -H newc -R 0:0 --quiet) | gzip -n >>"$partial/initrd.img"
+	cp "$conf" "$partial/cell.conf"
+	rm -rf "$stage"
+}
+job_write
+
+# The results channel: a raw disk the guest writes a tar archive onto.
+truncate -s 256M "$partial/results.img"
+disks=(--disk "locklat-results=$partial/results.img")
+# A setup that needs data has workloads/<setup>/image.sh; its image becomes a
+# read-only disk the guest finds by the serial locklat-<setup>.
+if [ -n "$workload" ] && [ -x "$LOCKLAT_ROOT/workloads/$WORKLOAD_SETUP/image.sh" ]; then
+	image=$("$LOCKLAT_ROOT/workloads/$WORKLOAD_SETUP/image.sh") ||
+		err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
+	disks+=(--disk "locklat-$WORKLOAD_SETUP=$image:ro")
+fi
+
+# Wall-clock deadline: guest time runs 2-4x slower than wall time under
+# tcg-icount; allow 6x the guest work plus boot, never less than 2 minutes.
+npasses=$(wc -w <<<"$passes")
+guest_work=$(( npasses * (duration + warmup) + 10 ))
+deadline=$(( guest_work * 6 + 60 ))
+[ "$deadline" -ge 120 ] || deadline=120
+
+qemu_status=0
+"$LOCKLAT_ROOT/bench/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
+	--out "$partial" --accel "$accel" --cpus "$cpus" ${pin:+--pin "$pin"} \
+	--mem "$mem" --deadline "$deadline" "${overcommit[@]}" \
+	--append "$(kv_get "$manifest" bootargs)" "${disks[@]}" || qemu_status=$?
+if [ "$qemu_status" -eq 2 ]; then
+	rm -rf "$partial"
+	exit "$CELL_EXIT_USAGE"
+fi
+
+# What the guest wrote, even if it later panicked.
+tar -xf "$partial/results.img" -C "$partial/guest" 2>/dev/null || true
+rm -f "$partial/results.img" "$partial/initrd.img"
+
+findings_status=0
+logs=("$partial/console.log")
+[ -f "$partial/guest/dmesg.txt" ] && logs+=("$partial/guest/dmesg.txt")
+"$LOCKLAT_ROOT/bench/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
+
+# status: what this cell says, worst first.
+reason=''
+if [ "$qemu_status" -eq 3 ]; then
+	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s"
+elif [ "$qemu_status" -ne 0 ]; then
+	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
+elif grep -qP '^panic\t' "$partial/findings"; then
+	status=FINDINGS reason="kernel panic"
+elif [ ! -f "$partial/guest/guest-complete" ]; then
+	status=INVALID reason="the guest did not finish its steps"
+elif [ -n "$workload" ] && [ "$WORKLOAD_TARGETS" != - ] &&
+	[[ " $passes " == *" verify "* ]] &&
+	! awk '$2 > 0 { hit = 1 } END { exit !hit }' "$partial/guest/path-hits" 2>/dev/null; then
+	status=INVALID reason="no hit of any target ($WORKLOAD_TARGETS): the workload did not reach its call site"
+elif [ "$findings_status" -eq 1 ]; then
+	status=FINDINGS reason="kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
+else
+	status=OK
+fi
+
+# meta: every fact a reader needs to trust or redo this cell; manifest.* keys
+# are the variant's build manifest, copied so that the cell stands alone.
+meta=$partial/meta
+: >"$meta"
+kv_write "$meta" \
+	layout_version 1 \
+	status "$status" \
+	reason "$reason" \
+	variant "$variant" \
+	workload "${workload:-command}" \
+	command "$command" \
+	rep "$rep" \
+	duration_s "$duration" \
+	warmup_s "$warmup" \
+	passes "$passes" \
+	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \
+	vcpus "$cpus" \
+	guest_mem_mib "$mem" \
+	pinning "$(awk '{ printf "%svcpu%s:tid%s:cpu%s", NR > 1 ? " " : "", $1, $2, $3 }' "$partial/pinning" 2>/dev/null)" \
+	qemu_version "$(cat "$partial/qemu-version" 2>/dev/null)" \
+	qemu_cmdline_file qemu-cmdline \
+	cyclictest_version "$(dpkg-query -W -f='${Version}' rt-tests 2>/dev/null)" \
+	trace_cmd_version "$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)" \
+	stress_ng_version "$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null)" \
+	host_cpu "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" \
+	host_kernel "$(uname -r)" \
+	suite_revision "$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)" \
+	initramfs "$(basename "$initramfs")" \
+	started "$started" \
+	wall_seconds "$((SECONDS - t0))"
+sed 's/^/manifest./' "$manifest" >>"$meta"
+kv_write "$meta" complete 1
+mv "$partial" "$out"
+
+progress cell "$variant/${workload:-command} rep$rep: $status${reason:+ ($reason)} in $((SECONDS - t0)) s"
+case $status in
+OK) exit "$CELL_EXIT_OK" ;;
+FINDINGS) exit "$CELL_EXIT_FINDINGS" ;;
+TIMEOUT) exit "$CELL_EXIT_TIMEOUT" ;;
+INVALID) exit "$CELL_EXIT_INVALID" ;;
+*) exit "$CELL_EXIT_INFRA" ;;
+esac

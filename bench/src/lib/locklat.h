@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * locklat.h - helpers shared by locklat's C tools (host side and guest side).
+ */
+#ifndef LOCKLAT_H
+#define LOCKLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes shared by the tools (kselftest-like). */
+enum {
+	LL_EXIT_OK = 0,
+	LL_EXIT_FAIL = 1,
+	LL_EXIT_USAGE = 2,
+	LL_EXIT_SKIP = 4,
+};
+
+/* Set once by main(): prefixes every message. */
+extern const char *ll_prog;
+
+/* Print "prog: error: msg" and exit with status. */
+void err_exit(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+/* As err_exit, with ": strerror(errno)" appended. */
+void err_exit_errno(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Parse a whole unsigned number in [min, max]. Returns false on anything
+ * else (sign, junk, overflow, empty).
+ */
+bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * Parse a duration: a positive whole number with an optional unit
+ * (ns, us, ms, s, m, h; seconds when none) into nanoseconds.
+ */
+bool parse_duration_ns(const char *s, uint64_t *ns);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t now_ns(void);
+
+#endif /* LOCKLAT_H */

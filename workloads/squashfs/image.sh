@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# image.sh - build (once) the squashfs image the squashfs workload reads.
+#
+# Usage: workloads/squashfs/image.sh [--comp xz|zstd]
+#
+# 8 files x 4 MiB of generated text (locklat-squashfs --generate), packed with
+# 1 MiB blocks and no fragments, so every read of a block goes through one
+# squashfs_decompress() call of a whole 1 MiB block. Cached under
+# build/data/ by the hash of the generator and the parameters; prints the path.
+
+set -euo pipefail
+. "$(dirname "$0")/../../lib/common.sh"
+
+comp=xz
+while [ $# -gt 0 ]; do
+	case $1 in
+	--comp) [ $# -ge 2 ] || err_exit "--comp needs a value" 2; comp=$2; shift 2 ;;
+	*) err_exit "unknown argument '$1'" 2 ;;
+	esac
+done
+case $comp in xz | zstd) ;; *) err_exit "--comp wants xz or zstd, got '$comp'" 2 ;; esac
+
+generator=$LOCKLAT_BUILD/guest-bin/locklat-squashfs
+[ -x "$generator" ] || err_exit "$generator not built: run 'make tools'"
+command -v mksquashfs >/dev/null || err_exit "mksquashfs not found: run 'make deps' (squashfs-tools)"
+
+files=8 size=$((4 << 20)) seed=1
+params="files=$files size=$size seed=$seed comp=$comp block=1M no-fragments"
+key=$( { sha256_of "$generator"; sha256_of "$0"; echo "$params"; } | sha256sum | cut -c1-16)
+out=$LOCKLAT_BUILD/data/squashfs-$comp-$key.img
+if [ -f "$out" ]; then
+	printf '%s\n' "$out"
+	exit 0
+fi
+mkdir -p "$LOCKLAT_BUILD/data"
+work=$(mktemp -d "$LOCKLAT_BUILD/data/squashfs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+"$generator" --generate "$work/tree" --files "$files" --size "$size" --seed "$seed"
+mksquashfs "$work/tree" "$work/image" -comp "$comp" -b 1M -no-fragments \
+	-noappend -no-progress -quiet -all-root >/dev/null
+mv "$work/image" "$out"
+printf '%s\n' "$out"

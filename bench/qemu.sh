@@ -12,7 +12,7 @@
 #   --mem MIB        guest memory (default 512)
 #   --disk SERIAL=FILE[:ro]  a raw virtio-blk disk the guest finds by serial (repeatable)
 #   --deadline S     wall seconds before the watchdog kills QEMU (default 300)
-#   --boot-deadline S  wall seconds for the first kernel line on the console (default 120)
+#   --boot-deadline S  wall seconds for the first console output (default 120)
 #
 # Writes into DIR: console.log, qemu-cmdline (the exact command, shell-quoted, to
 # re-run by hand), qemu-version, accel, pinning ("vcpu thread host_cpu" lines),
@@ -106,7 +106,7 @@ cmd=(qemu-system-x86_64 -machine pc -m "$mem" -smp "$cpus" -S
 	-serial "file:$out/console.log"
 	-qmp "unix:$qmp_sock,server=on,wait=off"
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 loglevel=5 $append")
+	-append "console=ttyS0 panic=-1 loglevel=5${append:+ $append}")
 # shellcheck disable=SC2207 # accel_args returns words on purpose
 cmd+=($(accel_args "$accel"))
 for d in "${disks[@]}"; do
@@ -134,14 +134,21 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # vcpus_pin: every vCPU thread QMP names to its host CPU, before the guest runs
-# (QEMU was started with -S). Single-threaded TCG has one thread for all vCPUs.
+# (QEMU was started with -S). Single-threaded TCG runs all vCPUs on one
+# thread: that thread goes to the first CPU of --pin. The pinning file
+# records the affinity each thread really has afterwards.
 vcpus_pin() {
-	local idx tid host
+	local idx tid host actual
+	declare -A pinned=()
 	: >"$out/pinning"
 	while read -r idx tid; do
-		host=${pin_list[$((idx % ${#pin_list[@]}))]}
-		taskset -pc "$host" "$tid" >/dev/null || return 1
-		echo "$idx $tid $host" >>"$out/pinning"
+		if [ -z "${pinned[$tid]:-}" ]; then
+			host=${pin_list[$((idx % ${#pin_list[@]}))]}
+			taskset -pc "$host" "$tid" >/dev/null || return 1
+			pinned[$tid]=$host
+		fi
+		actual=$(taskset -pc "$tid" | sed -n 's/.*current affinity list: //p')
+		echo "$idx $tid $actual" >>"$out/pinning"
 	done < <("$QMP" --timeout 20 "$qmp_sock" query-cpus-fast)
 	[ -s "$out/pinning" ]
 }
@@ -162,7 +169,7 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
 		result=timeout
 		break
 	fi
-	if [ "$now" -ge "$boot_deadline" ] && ! grep -q 'Linux version' "$out/console.log"; then
+	if [ "$now" -ge "$boot_deadline" ] && [ ! -s "$out/console.log" ]; then
 		result=no-boot
 		break
 	fi

@@ -74,7 +74,7 @@ done
 if [ -n "$workload" ] && ! workload_load "$workload"; then
 	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
 fi
-if ! known_variants | grep -qxF -- "$variant"; then
+if ! is_variant "$variant"; then
 	usage_error "unknown variant '$variant'; known: $(known_variants | tr '\n' ' ')"
 fi
 manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
@@ -116,8 +116,8 @@ job_write() {
 			duration "$duration" warmup "$warmup" passes "$passes" \
 			cyclictest "$cyclictest_args"
 	fi
-	cp "$initramfs" "$partial/initrd.img"
-	(cd "$stage" && find etc | cpio -o -H newc -R 0:0 --quiet) | gzip -n >>"$partial/initrd.img"
+	(cd "$stage" && find etc | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$partial/job.cpio.gz"
+	cat "$initramfs" "$partial/job.cpio.gz" >"$partial/initrd.img"
 	cp "$conf" "$partial/cell.conf"
 	rm -rf "$stage"
 }
@@ -198,7 +198,7 @@ kv_write "$meta" \
 	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \
 	vcpus "$cpus" \
 	guest_mem_mib "$mem" \
-	pinning "$(awk '{ printf "%svcpu%s:tid%s:cpu%s", NR > 1 ? " " : "", $1, $2, $3 }' "$partial/pinning" 2>/dev/null)" \
+	pinning "$(awk '{ printf "%svcpu%s:tid%s:cpu%s", sep, $1, $2, $3; sep = " " }' "$partial/pinning" 2>/dev/null)" \
 	qemu_version "$(cat "$partial/qemu-version" 2>/dev/null)" \
 	qemu_cmdline_file qemu-cmdline \
 	cyclictest_version "$(dpkg-query -W -f='${Version}' rt-tests 2>/dev/null)" \
@@ -207,11 +207,14 @@ kv_write "$meta" \
 	host_cpu "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" \
 	host_kernel "$(uname -r)" \
 	suite_revision "$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)" \
-	initramfs "$(basename "$initramfs")" \
+	initramfs "$initramfs" \
 	started "$started" \
 	wall_seconds "$((SECONDS - t0))"
 sed 's/^/manifest./' "$manifest" >>"$meta"
 kv_write "$meta" complete 1
+# The command names the cell's final paths, so it can be re-run by hand
+# (results/README.md says how to recreate initrd.img and results.img).
+sed -i "s|$partial/|$out/|g" "$partial/qemu-cmdline"
 mv "$partial" "$out"
 
 progress cell "$variant/${workload:-command} rep$rep: $status${reason:+ ($reason)} in $((SECONDS - t0)) s"

@@ -52,7 +52,7 @@ fi
 # variant_load NAME: read kernels/variants/NAME into VARIANT_* variables.
 variant_load() {
 	local name=$1 file=$LOCKLAT_VARIANTS_DIR/$1 key value
-	[ -f "$file" ] ||
+	is_variant "$name" ||
 		err_exit "unknown variant '$name'; known: $(known_variants | tr '\n' ' ')" 2
 	VARIANT_DESCRIPTION='' VARIANT_PATCHES='' VARIANT_CONFIGS='' VARIANT_BOOTARGS=''
 	while IFS='=' read -r key value; do

@@ -86,6 +86,12 @@ known_variants() {
 	done
 }
 
+# is_variant NAME: true when NAME is a variant (a file of kernels/variants/).
+is_variant() {
+	case $1 in '' | *[!A-Za-z0-9_-]*) return 1 ;; esac
+	[ -f "$LOCKLAT_VARIANTS_DIR/$1" ]
+}
+
 # require_disk_space DIR MIB: stop before a step that needs MIB free.
 require_disk_space() {
 	local dir=$1 need=$2 avail
@@ -108,16 +114,23 @@ known_workloads() {
 workload_load() {
 	local name setup targets command description
 	while IFS='|' read -r name setup targets command description; do
-		name=$(echo "$name" | xargs)
+		name=$(trim "$name")
 		case $name in '' | '#'*) continue ;; esac
 		[ "$name" = "$1" ] || continue
-		WORKLOAD_SETUP=$(echo "$setup" | xargs)
-		WORKLOAD_TARGETS=$(echo "$targets" | xargs)
-		WORKLOAD_COMMAND=$(echo "$command" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
-		WORKLOAD_DESCRIPTION=$(echo "$description" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+		WORKLOAD_SETUP=$(trim "$setup")
+		WORKLOAD_TARGETS=$(trim "$targets")
+		WORKLOAD_COMMAND=$(trim "$command")
+		WORKLOAD_DESCRIPTION=$(trim "$description")
 		return 0
 	done <"$LOCKLAT_WORKLOADS_LIST"
 	return 1
+}
+
+# trim STRING: without leading and trailing white space.
+trim() {
+	local s=$1
+	s=${s#"${s%%[![:space:]]*}"}
+	printf '%s\n' "${s%"${s##*[![:space:]]}"}"
 }
 
 # Cell exit codes and status names: bench/run-cell.sh returns them and

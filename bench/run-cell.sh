@@ -16,6 +16,8 @@
 #   --cpus N          vCPUs (default 2); --pin LIST host CPUs (default 0..N-1)
 #   --mem MIB         guest memory (default 512)
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
+#   --deadline S      wall seconds before the watchdog stops QEMU (default:
+#                     6x the guest work plus a minute, at least 120)
 #
 # The cell is assembled in DIR.partial and renamed to DIR when complete, so a
 # DIR that exists is complete (its meta has complete=1). Layout and meta keys:
@@ -28,11 +30,12 @@ set -euo pipefail
 
 variant='' workload='' command='' out='' duration=10 warmup=2 rep=1
 passes='latency preemptoff irqsoff verify' accel=auto cpus=2 pin='' mem=512
+deadline=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
-	-h | --help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
 	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2 ;;
 	--pin) pin=$2 ;;
 	--mem) mem=$2 ;;
+	--deadline) deadline=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
 	shift 2
@@ -61,7 +65,8 @@ if [ -n "$workload" ] && [ -n "$command" ]; then
 	usage_error "--workload and --command exclude each other"
 fi
 [ -n "$workload" ] || [ -n "$command" ] || usage_error "--workload or --command is required"
-for pair in "duration:$duration" "warmup:$warmup" "rep:$rep" "cpus:$cpus" "mem:$mem"; do
+for pair in "duration:$duration" "warmup:$warmup" "rep:$rep" "cpus:$cpus" "mem:$mem" \
+	"deadline:${deadline:-1}"; do
 	case ${pair#*:} in
 	'' | *[!0-9]* | 0) usage_error "--${pair%%:*} wants a positive whole number, got '${pair#*:}'" ;;
 	esac
@@ -136,10 +141,11 @@ fi
 
 # Wall-clock deadline: guest time runs 2-4x slower than wall time under
 # tcg-icount; allow 6x the guest work plus boot, never less than 2 minutes.
-npasses=$(wc -w <<<"$passes")
-guest_work=$(( npasses * (duration + warmup) + 10 ))
-deadline=$(( guest_work * 6 + 60 ))
-[ "$deadline" -ge 120 ] || deadline=120
+if [ -z "$deadline" ]; then
+	npasses=$(wc -w <<<"$passes")
+	deadline=$(( (npasses * (duration + warmup) + 10) * 6 + 60 ))
+	[ "$deadline" -ge 120 ] || deadline=120
+fi
 
 qemu_status=0
 "$LOCKLAT_ROOT/bench/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \

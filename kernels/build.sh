@@ -88,9 +88,13 @@ for tool in gcc make flex bison bc ccache xz patch; do
 done
 
 mkdir -p "$LOCKLAT_BUILD/src" "$LOCKLAT_BUILD/kernels"
-# One builder at a time: two would race on the shared source trees.
+# One builder at a time: two would race on the shared source trees. A second
+# one waits for the first (its variants may then need no work at all).
 exec 9>"$LOCKLAT_BUILD/.kernels.lock"
-flock -n 9 || err_exit "another kernels/build.sh is running on $LOCKLAT_BUILD"
+if ! flock -n 9; then
+	progress kernels "another kernels/build.sh is running on $LOCKLAT_BUILD: waiting"
+	flock 9
+fi
 
 pristine=$LOCKLAT_BUILD/src/pristine
 

@@ -5,6 +5,7 @@
 # faithful to upstream). Works on the touched files only, taken from the tarball.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/common.sh
 . "$root/lib/common.sh"
 [ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"
 tmp=$(mktemp -d)

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# smoke.t - integration: build the smallest variant, boot it in QEMU and check
+# what comes back: a command's output, a hang (TIMEOUT), a panic (finding),
+# a missing kernel, a short squashfs cell with all four passes.
+# Set LOCKLAT_SMOKE_VARIANT to use another variant (default local_lock).
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/common.sh
+. "$root/lib/common.sh"
+variant=${LOCKLAT_SMOKE_VARIANT:-local_lock}
+[ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"
+command -v qemu-system-x86_64 >/dev/null || tap_skip_all "qemu-system-x86_64 missing (make deps)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cell=$root/bench/run-cell.sh
+tap_plan 21
+
+"$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
+tap_result $? "kernels/build.sh $variant"
+manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
+release=$(kv_get "$manifest" kernel_release)
+tap_like "$release" "^6\.12\.[0-9]+-locklat-$variant\$" "manifest names the kernel release"
+
+t0=$SECONDS
+"$root/kernels/build.sh" "$variant" >"$tmp/rebuild.log" 2>&1
+tap_result $? "second build of $variant"
+! grep -q '^  CC ' "$LOCKLAT_BUILD/kernels/$variant/build.log"
+tap_result $? "second build compiled nothing ($((SECONDS - t0)) s)"
+
+"$cell" --variant "$variant" --command 'uname -r; nproc' --out "$tmp/cmd" >/dev/null 2>&1
+tap_result $? "a command cell ends OK"
+tap_is "$(head -n 1 "$tmp/cmd/guest/command.out" 2>/dev/null)" "$release" "the guest ran the variant's kernel and returned its output"
+tap_is "$(kv_get "$tmp/cmd/meta" complete)" 1 "meta says complete"
+tap_like "$(kv_get "$tmp/cmd/meta" pinning)" '^vcpu0:tid[0-9]+:cpu[0-9]' "vCPU pinning recorded"
+grep -q -- '-kernel .*bzImage' "$tmp/cmd/qemu-cmdline"
+tap_result $? "the exact QEMU command is kept"
+
+"$cell" --variant "$variant" --command 'sleep 100000' --deadline 45 --out "$tmp/hang" >/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_TIMEOUT" "a hanging guest command is killed: exit TIMEOUT"
+tap_is "$(kv_get "$tmp/hang/meta" status)" TIMEOUT "meta status TIMEOUT"
+
+"$cell" --variant "$variant" --command 'echo c > /proc/sysrq-trigger' --out "$tmp/panic" >/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_FINDINGS" "a panicking guest: exit FINDINGS"
+tap_like "$(cat "$tmp/panic/findings")" '^panic	1	Kernel panic - not syncing: sysrq triggered crash' "the panic is a finding, quoted"
+grep -qx 'setup 0' "$tmp/panic/guest/steps"
+tap_result $? "files written before the panic still arrive"
+
+out=$(LOCKLAT_BUILD=$tmp/nobuild "$cell" --variant "$variant" --command true --out "$tmp/nokernel" 2>&1)
+tap_is "$?" "$CELL_EXIT_INFRA" "a variant that is not built: infrastructure error"
+tap_like "$out" "variant $variant is not built .*make kernels VARIANTS=$variant" "the error says how to build it"
+
+"$cell" --variant "$variant" --workload squashfs --duration 3 --warmup 1 --out "$tmp/sq" >/dev/null 2>&1
+status=$?
+[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+tap_result $? "a squashfs cell with all passes completes (exit $status)"
+hits=$(awk '$1 == "squashfs_decompress" { print $2 }' "$tmp/sq/guest/path-hits" 2>/dev/null)
+[ "${hits:-0}" -gt 0 ]
+tap_result $? "the verification pass counted squashfs_decompress ($hits hits)"
+max=$(cat "$tmp/sq/guest/preemptoff/tracing_max_latency" 2>/dev/null)
+hdr=$(sed -n 's/^# latency: \([0-9]*\) us.*/\1/p' "$tmp/sq/guest/preemptoff/trace.txt" 2>/dev/null)
+tap_is "$max" "$hdr" "preemptoff: tracing_max_latency equals the trace's own header"
+
+if grep -Eqw 'vmx|svm' /proc/cpuinfo; then
+	tap_result 0 "# SKIP host has hardware virtualisation"
+	tap_result 0 "# SKIP host has hardware virtualisation"
+else
+	t0=$SECONDS
+	out=$("$cell" --variant "$variant" --command true --accel kvm --out "$tmp/kvm" 2>&1)
+	status=$?
+	[ "$status" -ne 0 ] && [ $((SECONDS - t0)) -le 150 ]
+	tap_result $? "forced --accel kvm without vmx/svm fails within the boot deadline (exit $status)"
+	tap_like "$out" 'kvm|KVM' "and says why"
+fi
+tap_done

@@ -5,14 +5,17 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 VARIANTS ?=
 
-.PHONY: help deps kernels tools initramfs check shellcheck clean distclean
+.PHONY: help deps kernels tools initramfs summary plots check shellcheck clean distclean
+
+# The run summary and plots read; default the newest run of run-matrix.sh.
+RUN ?= results/latest
 
 # C tools. Host tools live in bench/src/<tool>/<tool>.c and become
 # build/bin/locklat-<tool>; workloads live in workloads/<name>/<name>.c and
 # become static guest binaries build/guest-bin/locklat-<name>. Both link the
 # shared lib in bench/src/lib.
 CC := gcc
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Ibench/src/lib
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Ibench/src/lib -Ibench/src/summary
 BIN := build/bin
 GUEST_BIN := build/guest-bin
 LIB_SRC := $(wildcard bench/src/lib/*.c)
@@ -21,7 +24,7 @@ HOST_TOOLS := $(notdir $(patsubst %/,%,$(filter-out bench/src/lib/,$(wildcard be
 WORKLOADS := $(notdir $(patsubst %/,%,$(filter-out workloads/lib/,$(wildcard workloads/*/))))
 HOST_BINS := $(HOST_TOOLS:%=$(BIN)/locklat-%)
 GUEST_BINS := $(WORKLOADS:%=$(GUEST_BIN)/locklat-%)
-JSONC := $$(pkg-config --cflags --libs json-c)
+JSONC := $$(pkg-config --cflags --libs json-c) -lm
 
 $(BIN)/locklat-%: bench/src/%/*.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(BIN)
@@ -45,6 +48,12 @@ deps: ## install the Debian packages locklat needs (root)
 
 kernels: ## build kernel variants (all, or VARIANTS="rt baseline-rt")
 	kernels/build.sh -j$(JOBS) $(VARIANTS)
+
+summary: tools ## summarise a run (RUN=results/<run-id>, default the latest)
+	bench/report.sh summary $(RUN)
+
+plots: ## draw a run's plots with gnuplot (after make summary)
+	bench/report.sh plots $(RUN)
 
 check: tools ## unit tests, shellcheck and the smoke boot, as TAP through prove
 	prove -v tests/

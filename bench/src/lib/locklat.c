@@ -106,3 +106,11 @@ uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
+
+void path_join(char *out, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(out, size, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= size)
+		err_exit(LL_EXIT_FAIL, "path too long: %s/%s", dir, name);
+}

@@ -40,6 +40,9 @@ bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  */
 bool parse_duration_ns(const char *s, uint64_t *ns);
 
+/* out = dir/name; exits if it does not fit. */
+void path_join(char *out, size_t size, const char *dir, const char *name);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

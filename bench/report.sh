@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# report.sh - write a run's summary, or draw its plots.
+#
+# Usage: bench/report.sh summary [RUN_DIR]
+#        bench/report.sh plots [RUN_DIR]
+# RUN_DIR defaults to results/latest (the newest run of run-matrix.sh).
+#   summary  locklat-summary -> RUN_DIR/summary.{md,json,csv}, RUN_DIR/plot-data/,
+#            and results/summary.md (the same text, its links made relative to results/)
+#   plots    gnuplot plots/*.gp -> RUN_DIR/plots/*.{png,svg}, copied to plots/
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+what=${1:-}
+run=${2:-$LOCKLAT_ROOT/results/latest}
+case $what in summary | plots) ;; *) err_exit "usage: report.sh summary|plots [RUN_DIR]" 2 ;; esac
+[ -d "$run" ] || err_exit "no result directory $run (run ./run-matrix.sh first)" 2
+run=$(cd "$run" && pwd -P)
+
+summary_write() {
+	local bin=$LOCKLAT_BUILD/bin/locklat-summary rel
+	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
+	"$bin" --call-sites "$LOCKLAT_ROOT/kernels/call-sites" \
+		--comparisons "$LOCKLAT_ROOT/bench/comparisons" "$run"
+	# results/summary.md is the latest run's summary; from results/ its
+	# plots are under <run-id>/plots/.
+	case $run in
+	"$LOCKLAT_ROOT/results/"*)
+		rel=${run#"$LOCKLAT_ROOT/results/"}
+		sed "s|](plots/|]($rel/plots/|g; s|\`plots/|\`$rel/plots/|g" "$run/summary.md" \
+			>"$LOCKLAT_ROOT/results/summary.md.tmp"
+		mv "$LOCKLAT_ROOT/results/summary.md.tmp" "$LOCKLAT_ROOT/results/summary.md" ;;
+	esac
+}
+
+plots_draw() {
+	local data=$run/plot-data out=$run/plots w
+	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
+	command -v gnuplot >/dev/null || err_exit "gnuplot not found: run 'make deps'"
+	mkdir -p "$out"
+	gnuplot -e "data='$data/max.dat'; out='$out/max'; title='Maximum wakeup latency (cyclictest), median of repetitions'" \
+		"$LOCKLAT_ROOT/plots/bars.gp"
+	gnuplot -e "data='$data/preemptoff.dat'; out='$out/preemptoff'; title='Worst preemption-off section (preemptoff tracer)'" \
+		"$LOCKLAT_ROOT/plots/bars.gp"
+	gnuplot -e "data='$data/irqsoff.dat'; out='$out/irqsoff'; title='Worst interrupts-off section (irqsoff tracer)'" \
+		"$LOCKLAT_ROOT/plots/bars.gp"
+	while IFS= read -r w; do
+		gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
+			"$LOCKLAT_ROOT/plots/hist.gp"
+	done <"$data/workloads"
+	cp "$out"/*.png "$out"/*.svg "$LOCKLAT_ROOT/plots/"
+	progress plots "$(find "$out" -name '*.svg' | wc -l) plots in $out (and plots/)"
+}
+
+case $what in
+summary) summary_write ;;
+plots) plots_draw ;;
+esac

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cell.c - read one result cell: meta, cyclictest JSON and text, latency
+ * traces, findings, path hits and workload statistics.
+ */
+#define _GNU_SOURCE
+#include "cell.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locklat.h"
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src);
+}
+
+int call_sites_load(struct call_sites *cs, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(cs, 0, sizeof(*cs));
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) >= 0) {
+		char *bar = strchr(line, '|'), *tok, *save = NULL;
+		struct call_site *site;
+
+		if (line[0] == '#' || !bar)
+			continue;
+		*bar = '\0';
+		cs->sites = realloc(cs->sites, (cs->count + 1) * sizeof(*cs->sites));
+		if (!cs->sites)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		site = &cs->sites[cs->count++];
+		memset(site, 0, sizeof(*site));
+		site->name = strdup(trim(line));
+		for (tok = strtok_r(bar + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			site->functions = realloc(site->functions,
+						  (site->nfunctions + 1) * sizeof(char *));
+			if (!site->functions)
+				err_exit(LL_EXIT_FAIL, "out of memory");
+			site->functions[site->nfunctions++] = strdup(trim(tok));
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+void call_sites_free(struct call_sites *cs)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < cs->count; i++) {
+		for (j = 0; j < cs->sites[i].nfunctions; j++)
+			free(cs->sites[i].functions[j]);
+		free(cs->sites[i].functions);
+		free(cs->sites[i].name);
+	}
+	free(cs->sites);
+	memset(cs, 0, sizeof(*cs));
+}
+
+static const char *call_site_of(const struct call_sites *cs, const char *function)
+{
+	unsigned int i, j;
+
+	for (i = 0; cs && i < cs->count; i++)
+		for (j = 0; j < cs->sites[i].nfunctions; j++)
+			if (strcmp(cs->sites[i].functions[j], function) == 0)
+				return cs->sites[i].name;
+	return NULL;
+}
+
+static int json_u64(json_object *obj, const char *key, uint64_t *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return -1;
+	*out = (uint64_t)json_object_get_int64(v);
+	return 0;
+}
+
+int cyclictest_json_load(struct cell *c, const char *path)
+{
+	json_object *root = json_object_from_file(path), *threads, *thr, *hist, *v;
+	uint64_t sum_avg_weight = 0;
+	double weighted = 0;
+	int ret = -1;
+
+	if (!root)
+		return -1;
+	if (!json_object_object_get_ex(root, "thread", &threads) ||
+	    !json_object_is_type(threads, json_type_object))
+		goto out;
+	c->nthreads = 0;
+	c->max_us = 0;
+	c->cycles = 0;
+	json_object_object_foreach(threads, id, thr_obj) {
+		uint64_t max, cycles, in_hist = 0;
+
+		(void)id;
+		thr = thr_obj;
+		if (c->nthreads == CELL_MAX_THREADS)
+			break;
+		if (json_u64(thr, "max", &max) || json_u64(thr, "cycles", &cycles))
+			goto out;
+		c->thread_max_us[c->nthreads++] = max;
+		if (max > c->max_us)
+			c->max_us = max;
+		c->cycles += cycles;
+		if (json_object_object_get_ex(thr, "avg", &v)) {
+			weighted += json_object_get_double(v) * (double)cycles;
+			sum_avg_weight += cycles;
+		}
+		if (json_object_object_get_ex(thr, "histogram", &hist)) {
+			json_object_object_foreach(hist, bucket, count) {
+				uint64_t b, n = (uint64_t)json_object_get_int64(count);
+
+				if (!parse_u64(bucket, 0, UINT64_MAX, &b))
+					goto out;
+				if (hist_add(&c->hist, b, n))
+					goto out;
+				in_hist += n;
+			}
+			/* cyclictest counts every cycle; the histogram only the in-range ones. */
+			if (cycles > in_hist)
+				c->hist.overflow += cycles - in_hist;
+		}
+	}
+	c->avg_us = sum_avg_weight ? weighted / (double)sum_avg_weight : 0;
+	c->has_latency = c->nthreads > 0;
+	ret = c->has_latency ? 0 : -1;
+out:
+	json_object_put(root);
+	return ret;
+}
+
+/* Sum the whitespace-separated numbers after prefix in line. */
+static bool numbers_after(const char *line, const char *prefix, uint64_t *max, uint64_t *sum)
+{
+	const char *p;
+	char *end;
+
+	if (strncmp(line, prefix, strlen(prefix)))
+		return false;
+	p = line + strlen(prefix);
+	*max = 0;
+	*sum = 0;
+	for (;;) {
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			break;
+		v = strtoull(p, &end, 10);
+		p = end;
+		*sum += v;
+		if (v > *max)
+			*max = v;
+	}
+	return true;
+}
+
+int cyclictest_text_load(struct cell *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	uint64_t max, sum;
+
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) >= 0) {
+		if (numbers_after(line, "# Max Latencys:", &max, &sum)) {
+			c->text_max_us = max;
+			c->has_text_max = true;
+		} else if (numbers_after(line, "# Histogram Overflows:", &max, &sum)) {
+			c->text_overflow = sum;
+			c->has_text_overflow = true;
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static int read_u64_file(const char *path, uint64_t *out)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long v;
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", &v) == 1;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs)
+{
+	char path[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int i;
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/tracing_max_latency", dir);
+	if (read_u64_file(path, &t->max_us))
+		return 1;
+	t->present = true;
+	snprintf(path, sizeof(path), "%s/trace.txt", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) >= 0) {
+		char *s = trim(line);
+		unsigned long long v;
+
+		if (sscanf(s, "# latency: %llu us", &v) == 1)
+			t->header_us = v;
+		else if (!strncmp(s, "#  => started at:", 17))
+			copy_str(t->started, sizeof(t->started), trim(s + 17));
+		else if (!strncmp(s, "#  => ended at:", 15))
+			copy_str(t->ended, sizeof(t->ended), trim(s + 15));
+		else if (!strncmp(s, "=> ", 3) && t->nstack < 8)
+			copy_str(t->stack[t->nstack++], sizeof(t->stack[0]), trim(s + 3));
+	}
+	free(line);
+	fclose(f);
+
+	/* Attribute: the section's ends first, then its callers. */
+	t->call_site = t->started[0] ? call_site_of(cs, t->started) : NULL;
+	if (!t->call_site && t->ended[0])
+		t->call_site = call_site_of(cs, t->ended);
+	for (i = 0; !t->call_site && i < t->nstack; i++)
+		t->call_site = call_site_of(cs, t->stack[i]);
+	if (t->call_site)
+		snprintf(t->culprit, sizeof(t->culprit), "%s → %s",
+			 t->started[0] ? t->started : "?", t->call_site);
+	else
+		copy_str(t->culprit, sizeof(t->culprit), t->started[0] ? t->started : "?");
+	return 0;
+}
+
+static void findings_load(struct cell *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0 && c->nfindings < CELL_MAX_ITEMS) {
+		struct finding *fd = &c->findings[c->nfindings];
+		char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+
+		if (!t2)
+			continue;
+		*t1 = *t2 = '\0';
+		copy_str(fd->kind, sizeof(fd->kind), line);
+		fd->count = (unsigned int)strtoul(t1 + 1, NULL, 10);
+		copy_str(fd->line, sizeof(fd->line), trim(t2 + 1));
+		c->nfindings++;
+	}
+	free(line);
+	fclose(f);
+}
+
+static void hits_load(struct cell *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char fn[80];
+	unsigned long long n;
+
+	if (!f)
+		return;
+	while (c->nhits < CELL_MAX_ITEMS && fscanf(f, "%79s %llu", fn, &n) == 2) {
+		copy_str(c->hits[c->nhits].function, sizeof(fn), fn);
+		c->hits[c->nhits++].hits = n;
+	}
+	fclose(f);
+}
+
+static void stats_load(struct cell *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0)
+		if (!strncmp(line, "locklat-stats ", 14))
+			copy_str(c->workload_stats, sizeof(c->workload_stats), trim(line + 14));
+	free(line);
+	fclose(f);
+}
+
+static void invalidate(struct cell *c, const char *why)
+{
+	c->status = "INVALID";
+	copy_str(c->reason_buf, sizeof(c->reason_buf), why);
+	c->reason = c->reason_buf;
+}
+
+int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
+{
+	char path[4096];
+	uint64_t rep;
+
+	memset(c, 0, sizeof(*c));
+	c->dir = strdup(dir);
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	if (kv_load(&c->meta, path))
+		return errno == ENOENT ? 1 : -1;
+	if (strcmp(kv_str(&c->meta, "complete", "0"), "1"))
+		return 1;
+	c->variant = kv_str(&c->meta, "variant", "?");
+	c->workload = kv_str(&c->meta, "workload", "?");
+	c->status = kv_str(&c->meta, "status", "INVALID");
+	c->reason = kv_str(&c->meta, "reason", "");
+	c->accel = kv_str(&c->meta, "accel", "?");
+	c->rep = parse_u64(kv_str(&c->meta, "rep", ""), 1, 1000000, &rep) ? (unsigned int)rep : 0;
+	c->hist.range_us = 1000000;
+
+	snprintf(path, sizeof(path), "%s/guest/cyclictest.json", dir);
+	if (cyclictest_json_load(c, path) == 0) {
+		snprintf(path, sizeof(path), "%s/guest/cyclictest.out", dir);
+		cyclictest_text_load(c, path);
+		/* Cross-check: cyclictest's text and JSON must agree. */
+		if (c->has_text_max && c->text_max_us != c->max_us)
+			invalidate(c, "cyclictest's text and JSON maxima disagree");
+		else if (c->has_text_overflow && c->text_overflow != c->hist.overflow)
+			invalidate(c, "cyclictest's histogram overflow counts disagree");
+	}
+	snprintf(path, sizeof(path), "%s/guest/preemptoff", dir);
+	trace_load(&c->preemptoff, path, cs);
+	snprintf(path, sizeof(path), "%s/guest/irqsoff", dir);
+	trace_load(&c->irqsoff, path, cs);
+	if (c->preemptoff.present && c->preemptoff.header_us &&
+	    c->preemptoff.header_us != c->preemptoff.max_us)
+		invalidate(c, "preemptoff: trace header and tracing_max_latency disagree");
+	snprintf(path, sizeof(path), "%s/findings", dir);
+	findings_load(c, path);
+	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);
+	hits_load(c, path);
+	snprintf(path, sizeof(path), "%s/guest/workload-latency.out", dir);
+	stats_load(c, path);
+	return 0;
+}
+
+void cell_free(struct cell *c)
+{
+	hist_free(&c->hist);
+	kv_free(&c->meta);
+	free(c->dir);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cell.h - one result cell as the summary sees it (layout: results/README.md).
+ */
+#ifndef LOCKLAT_CELL_H
+#define LOCKLAT_CELL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kvfile.h"
+#include "stats.h"
+
+#define CELL_MAX_THREADS 64
+#define CELL_MAX_ITEMS 32
+
+/* A call site of kernels/call-sites. */
+struct call_site {
+	char *name;
+	char **functions;
+	unsigned int nfunctions;
+};
+
+struct call_sites {
+	struct call_site *sites;
+	unsigned int count;
+};
+
+/* The worst section a latency tracer kept. */
+struct trace_worst {
+	bool present;
+	uint64_t max_us;	/* tracing_max_latency, read in the guest */
+	uint64_t header_us;	/* "# latency: N us" of trace.txt */
+	char started[128];
+	char ended[128];
+	char stack[8][128];	/* innermost first, as the kernel prints it */
+	unsigned int nstack;
+	const char *call_site;	/* from kernels/call-sites, or NULL */
+	char culprit[160];	/* "started_at -> call site" for the reader */
+};
+
+struct finding {
+	char kind[40];
+	unsigned int count;
+	char line[240];
+};
+
+struct path_hit {
+	char function[80];
+	uint64_t hits;
+};
+
+struct cell {
+	char *dir;
+	struct kvfile meta;
+	const char *variant, *workload, *status, *reason, *accel;
+	unsigned int rep;
+
+	bool has_latency;		/* cyclictest.json parsed */
+	unsigned int nthreads;
+	uint64_t thread_max_us[CELL_MAX_THREADS];
+	uint64_t max_us;		/* over all threads: cyclictest's true max */
+	uint64_t cycles;
+	double avg_us;			/* sample-weighted over threads */
+	struct histogram hist;		/* all threads merged */
+	uint64_t text_max_us;		/* "# Max Latencys" of cyclictest.out, 0 if absent */
+	bool has_text_max;
+	uint64_t text_overflow;		/* "# Histogram Overflows", summed */
+	bool has_text_overflow;
+
+	struct trace_worst preemptoff, irqsoff;
+	struct finding findings[CELL_MAX_ITEMS];
+	unsigned int nfindings;
+	struct path_hit hits[CELL_MAX_ITEMS];
+	unsigned int nhits;
+	char workload_stats[512];	/* the locklat-stats line of the latency pass */
+	char reason_buf[256];		/* owns reason when the summary changes it */
+};
+
+int call_sites_load(struct call_sites *cs, const char *path);
+void call_sites_free(struct call_sites *cs);
+
+/*
+ * Parse the cell in dir. Returns 0 for a complete cell (meta has complete=1),
+ * 1 for a directory that is not a complete cell, -1 on a read error. A
+ * problem with the cell's content (e.g. cyclictest's maxima disagree) turns
+ * its status into INVALID with the reason.
+ */
+int cell_load(struct cell *c, const char *dir, const struct call_sites *cs);
+void cell_free(struct cell *c);
+
+/* Parsers, exposed for the golden-fixture tests. */
+int cyclictest_json_load(struct cell *c, const char *path);
+int cyclictest_text_load(struct cell *c, const char *path);
+int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
+
+#endif /* LOCKLAT_CELL_H */

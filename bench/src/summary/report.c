@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - the summary's outputs: summary.md for people, summary.json and
+ * summary.csv for tools, plot-data/ for the gnuplot scripts in plots/.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "locklat.h"
+#include "summary.h"
+
+FILE *report_open(const struct run *run, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.tmp", run->dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		err_exit_errno(LL_EXIT_FAIL, "create %s", path);
+	return f;
+}
+
+void report_close(FILE *f, const struct run *run, const char *name)
+{
+	char tmp[4096], path[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", run->dir, name);
+	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
+	if (fflush(f) || ferror(f) || fclose(f))
+		err_exit_errno(LL_EXIT_FAIL, "write %s", tmp);
+	if (rename(tmp, path))
+		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
+}
+
+/* Distinct values of a meta key over all cells, comma-separated. */
+static void meta_values(const struct run *run, const char *key, char *out, size_t size)
+{
+	size_t i, len = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < run->ncells; i++) {
+		const char *v = kv_str(&run->cells[i].meta, key, "?");
+		char quoted[512];
+
+		snprintf(quoted, sizeof(quoted), "%s%s", len ? ", " : "", v);
+		if (len && strstr(out, v))
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s", quoted);
+		if (len >= size)
+			break;
+	}
+}
+
+static size_t count_status(const struct run *run, const char *status)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->ncells; i++)
+		n += !strcmp(run->cells[i].status, status);
+	return n;
+}
+
+static bool run_uses_tcg(const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strncmp(run->cells[i].accel, "tcg", 3))
+			return true;
+	return false;
+}
+
+static size_t max_rep(const struct run *run)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < run->ncells; i++)
+		if (run->cells[i].rep > m)
+			m = run->cells[i].rep;
+	return m;
+}
+
+/* "median [min–max]" of a group's per-repetition values, or "–". */
+static const char *spread(char *buf, size_t size, const double *v, size_t n)
+{
+	if (!n)
+		snprintf(buf, size, "–");
+	else if (n == 1)
+		snprintf(buf, size, "%.0f", v[0]);
+	else
+		snprintf(buf, size, "%.0f [%.0f–%.0f]", median(v, n), min_of(v, n), max_of(v, n));
+	return buf;
+}
+
+static void md_header(FILE *f, const struct run *run)
+{
+	char buf[2048];
+	const char *base = strrchr(run->dir, '/');
+
+	fprintf(f, "# locklat summary: run `%s`\n\n", base ? base + 1 : run->dir);
+	fprintf(f, "%zu complete cells: %zu OK, %zu FINDINGS, %zu TIMEOUT, %zu INVALID, %zu INFRA",
+		run->ncells, count_status(run, "OK"), count_status(run, "FINDINGS"),
+		count_status(run, "TIMEOUT"), count_status(run, "INVALID"),
+		count_status(run, "INFRA"));
+	if (run->partial)
+		fprintf(f, "; %zu incomplete cells not counted", run->partial);
+	fprintf(f, ". Up to %zu repetitions per variant and workload.\n\n", max_rep(run));
+
+	meta_values(run, "accel", buf, sizeof(buf));
+	fprintf(f, "- Accelerator: **%s**\n", buf);
+	meta_values(run, "vcpus", buf, sizeof(buf));
+	fprintf(f, "- Guest: %s vCPUs, pinned (see each cell's `pinning`); ", buf);
+	meta_values(run, "guest_mem_mib", buf, sizeof(buf));
+	fprintf(f, "%s MiB\n", buf);
+	meta_values(run, "duration_s", buf, sizeof(buf));
+	fprintf(f, "- Pass length: %s s of guest time per pass (", buf);
+	meta_values(run, "warmup_s", buf, sizeof(buf));
+	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200 -h 1000000`, one thread per vCPU\n", buf);
+	meta_values(run, "manifest.source_package", buf, sizeof(buf));
+	fprintf(f, "- Kernel source: %s; ", buf);
+	meta_values(run, "manifest.gcc_version", buf, sizeof(buf));
+	fprintf(f, "gcc %s\n", buf);
+	meta_values(run, "qemu_version", buf, sizeof(buf));
+	fprintf(f, "- %s; ", buf);
+	meta_values(run, "cyclictest_version", buf, sizeof(buf));
+	fprintf(f, "rt-tests %s; ", buf);
+	meta_values(run, "trace_cmd_version", buf, sizeof(buf));
+	fprintf(f, "trace-cmd %s\n", buf);
+	meta_values(run, "host_cpu", buf, sizeof(buf));
+	fprintf(f, "- Host CPU: %s; ", buf);
+	meta_values(run, "suite_revision", buf, sizeof(buf));
+	fprintf(f, "locklat revision %s\n\n", buf);
+	if (run_uses_tcg(run))
+		fprintf(f, "> **Instruction time, not hardware latency.** Under `tcg-icount` the guest clock "
+			"advances 1 ns per emulated instruction, so these figures measure how many "
+			"instructions a section runs with preemption or interrupts off, not what real "
+			"hardware would show. Compare variants with each other, not with hardware "
+			"numbers. `tcg` (multi-threaded) figures include host scheduling noise.\n\n");
+	fprintf(f, "All latencies in µs. Across repetitions: median [min–max]. Plots: "
+		"[max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
+		"[irqsoff](%s/irqsoff.svg), per workload `%s/hist-<workload>.svg`.\n\n",
+		run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
+}
+
+static void md_row(FILE *f, const struct run *run, const char *workload, const char *label,
+		   int what)
+{
+	size_t v;
+	char buf[128];
+
+	fprintf(f, "| %s |", label);
+	for (v = 0; v < run->nvariants; v++) {
+		struct group *g = group_find((struct run *)run, run->variants[v], workload);
+		const struct trace_worst *t;
+
+		switch (what) {
+		case 0: fprintf(f, " **%s** |", spread(buf, sizeof(buf), g->max, g->n)); break;
+		case 1: fprintf(f, " %s |", spread(buf, sizeof(buf), g->p99, g->n)); break;
+		case 2: fprintf(f, " %s |", spread(buf, sizeof(buf), g->p999, g->n)); break;
+		case 3: fprintf(f, " %s |", spread(buf, sizeof(buf), g->p50, g->n)); break;
+		case 4: fprintf(f, " %llu%s |", g->samples, g->overflowed ? " (overflowed)" : ""); break;
+		case 5: fprintf(f, " %zu / %zu |", g->n, g->ncells); break;
+		case 6:
+		case 7:
+			t = what == 6 ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
+				      : (g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
+			if (t)
+				fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
+			else
+				fprintf(f, " – |");
+			break;
+		case 8: fprintf(f, " %u |", g->findings); break;
+		}
+	}
+	fputc('\n', f);
+}
+
+static void md_workload(FILE *f, struct run *run, const char *workload)
+{
+	static const char *const labels[] = {
+		"max latency", "p99", "p99.9", "median", "samples", "repetitions measured / cells",
+		"preemptoff worst: culprit", "irqsoff worst: culprit", "kernel splats (count)",
+	};
+	size_t v, d, i;
+
+	fprintf(f, "## Workload `%s`\n\n|  |", workload);
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, " %s |", run->variants[v]);
+	fprintf(f, "\n|---|");
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		md_row(f, run, workload, labels[i], (int)i);
+
+	fprintf(f, "\n| comparison | ratio of median max | p (max) | p (p99) | verdict | expected |\n"
+		"|---|---|---|---|---|---|\n");
+	for (d = 0; d < run->ndefs; d++) {
+		struct group *a = group_find(run, run->defs[d].a, workload);
+		struct group *b = group_find(run, run->defs[d].b, workload);
+		struct comparison cmp;
+
+		if (!a || !b)
+			continue;
+		comparison_judge(&cmp, a, b);
+		fprintf(f, "| %s vs %s | %.2f× | ", a->variant, b->variant, cmp.ratio);
+		if (cmp.p_max >= 0)
+			fprintf(f, "%.3f | %.3f |", cmp.p_max, cmp.p_p99);
+		else
+			fprintf(f, "– | – |");
+		fprintf(f, " %s | %s |\n", cmp.verdict, run->defs[d].expectation);
+	}
+	fprintf(f, "\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir, workload);
+}
+
+static void md_problems(FILE *f, const struct run *run)
+{
+	size_t i, n = 0;
+	unsigned int k;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS"))
+			continue;
+		if (!n++)
+			fprintf(f, "## Cells that did not measure\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
+		fprintf(f, "| %s/%s/rep%u | %s | %s | `%s/console.log` |\n", c->variant,
+			c->workload, c->rep, c->status, c->reason, c->dir);
+	}
+	if (n)
+		fputc('\n', f);
+	n = 0;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		for (k = 0; k < c->nfindings; k++) {
+			if (!n++)
+				fprintf(f, "## Kernel splats\n\n| cell | kind | count | first line |\n|---|---|---|---|\n");
+			fprintf(f, "| %s/%s/rep%u | %s | %u | `%s` |\n", c->variant, c->workload,
+				c->rep, c->findings[k].kind, c->findings[k].count, c->findings[k].line);
+		}
+	}
+	if (n)
+		fputc('\n', f);
+}
+
+void report_markdown(struct run *run)
+{
+	FILE *f = report_open(run, "summary.md");
+	size_t w;
+
+	md_header(f, run);
+	for (w = 0; w < run->nworkloads; w++)
+		md_workload(f, run, run->workloads[w]);
+	md_problems(f, run);
+	report_close(f, run, "summary.md");
+}
+
+static json_object *json_values(const double *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_double(v[i]));
+	return a;
+}
+
+static json_object *json_trace(const struct trace_worst *t)
+{
+	json_object *o;
+
+	if (!t->present)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "max_us", json_object_new_int64((int64_t)t->max_us));
+	json_object_object_add(o, "started_at", json_object_new_string(t->started));
+	json_object_object_add(o, "ended_at", json_object_new_string(t->ended));
+	json_object_object_add(o, "call_site", t->call_site ? json_object_new_string(t->call_site) : NULL);
+	return o;
+}
+
+static json_object *json_cell(const struct cell *c)
+{
+	json_object *o = json_object_new_object(), *a;
+	bool over;
+	unsigned int k;
+
+	json_object_object_add(o, "dir", json_object_new_string(c->dir));
+	json_object_object_add(o, "variant", json_object_new_string(c->variant));
+	json_object_object_add(o, "workload", json_object_new_string(c->workload));
+	json_object_object_add(o, "rep", json_object_new_int((int)c->rep));
+	json_object_object_add(o, "status", json_object_new_string(c->status));
+	json_object_object_add(o, "reason", json_object_new_string(c->reason));
+	json_object_object_add(o, "accel", json_object_new_string(c->accel));
+	json_object_object_add(o, "kernel_release",
+			       json_object_new_string(kv_str(&c->meta, "manifest.kernel_release", "")));
+	if (c->has_latency) {
+		json_object_object_add(o, "max_us", json_object_new_int64((int64_t)c->max_us));
+		json_object_object_add(o, "p50_us", json_object_new_int64((int64_t)hist_percentile(&c->hist, 0.5, &over)));
+		json_object_object_add(o, "p99_us", json_object_new_int64((int64_t)hist_percentile(&c->hist, 0.99, &over)));
+		json_object_object_add(o, "p999_us", json_object_new_int64((int64_t)hist_percentile(&c->hist, 0.999, &over)));
+		json_object_object_add(o, "avg_us", json_object_new_double(c->avg_us));
+		json_object_object_add(o, "samples", json_object_new_int64((int64_t)hist_total(&c->hist)));
+		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
+	}
+	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
+	json_object_object_add(o, "irqsoff", json_trace(&c->irqsoff));
+	a = json_object_new_array();
+	for (k = 0; k < c->nfindings; k++) {
+		json_object *fd = json_object_new_object();
+
+		json_object_object_add(fd, "kind", json_object_new_string(c->findings[k].kind));
+		json_object_object_add(fd, "count", json_object_new_int((int)c->findings[k].count));
+		json_object_object_add(fd, "line", json_object_new_string(c->findings[k].line));
+		json_object_array_add(a, fd);
+	}
+	json_object_object_add(o, "findings", a);
+	a = json_object_new_object();
+	for (k = 0; k < c->nhits; k++)
+		json_object_object_add(a, c->hits[k].function, json_object_new_int64((int64_t)c->hits[k].hits));
+	json_object_object_add(o, "path_hits", a);
+	json_object_object_add(o, "workload_stats", json_object_new_string(c->workload_stats));
+	return o;
+}
+
+void report_json(struct run *run)
+{
+	json_object *root = json_object_new_object(), *cells = json_object_new_array();
+	json_object *groups = json_object_new_array(), *cmps = json_object_new_array();
+	char buf[2048];
+	size_t i, w, d;
+	FILE *f;
+
+	meta_values(run, "accel", buf, sizeof(buf));
+	json_object_object_add(root, "layout_version", json_object_new_int(1));
+	json_object_object_add(root, "run_dir", json_object_new_string(run->dir));
+	json_object_object_add(root, "accelerators", json_object_new_string(buf));
+	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));
+	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
+	for (i = 0; i < run->ncells; i++)
+		json_object_array_add(cells, json_cell(&run->cells[i]));
+	for (i = 0; i < run->ngroups; i++) {
+		struct group *g = &run->groups[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "variant", json_object_new_string(g->variant));
+		json_object_object_add(o, "workload", json_object_new_string(g->workload));
+		json_object_object_add(o, "cells", json_object_new_int64((int64_t)g->ncells));
+		json_object_object_add(o, "measured", json_object_new_int64((int64_t)g->n));
+		json_object_object_add(o, "max_us", json_values(g->max, g->n));
+		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));
+		json_object_object_add(o, "p999_us", json_values(g->p999, g->n));
+		json_object_object_add(o, "p50_us", json_values(g->p50, g->n));
+		json_object_object_add(o, "median_max_us", json_object_new_double(median(g->max, g->n)));
+		json_object_object_add(o, "preemptoff_worst_us", json_object_new_int64((int64_t)g->preemptoff_us));
+		json_object_object_add(o, "irqsoff_worst_us", json_object_new_int64((int64_t)g->irqsoff_us));
+		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
+		json_object_array_add(groups, o);
+	}
+	for (w = 0; w < run->nworkloads; w++) {
+		for (d = 0; d < run->ndefs; d++) {
+			struct group *a = group_find(run, run->defs[d].a, run->workloads[w]);
+			struct group *b = group_find(run, run->defs[d].b, run->workloads[w]);
+			struct comparison cmp;
+			json_object *o;
+
+			if (!a || !b)
+				continue;
+			comparison_judge(&cmp, a, b);
+			o = json_object_new_object();
+			json_object_object_add(o, "workload", json_object_new_string(run->workloads[w]));
+			json_object_object_add(o, "a", json_object_new_string(a->variant));
+			json_object_object_add(o, "b", json_object_new_string(b->variant));
+			json_object_object_add(o, "ratio_median_max", isnan(cmp.ratio) ? NULL : json_object_new_double(cmp.ratio));
+			json_object_object_add(o, "p_max", cmp.p_max < 0 ? NULL : json_object_new_double(cmp.p_max));
+			json_object_object_add(o, "p_p99", cmp.p_p99 < 0 ? NULL : json_object_new_double(cmp.p_p99));
+			json_object_object_add(o, "verdict", json_object_new_string(cmp.verdict));
+			json_object_object_add(o, "expected", json_object_new_string(run->defs[d].expectation));
+			json_object_array_add(cmps, o);
+		}
+	}
+	json_object_object_add(root, "groups", groups);
+	json_object_object_add(root, "comparisons", cmps);
+	json_object_object_add(root, "cells", cells);
+	f = report_open(run, "summary.json");
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	report_close(f, run, "summary.json");
+	json_object_put(root);
+}
+
+/* A CSV field, quoted when it needs to be (RFC 4180). */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+void report_csv(struct run *run)
+{
+	FILE *f = report_open(run, "summary.csv");
+	size_t i;
+
+	fputs("variant,workload,rep,status,accel,max_us,p50_us,p99_us,p999_us,samples,overflow,"
+	      "preemptoff_us,preemptoff_culprit,irqsoff_us,irqsoff_culprit,findings,reason,dir\n", f);
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		char num[12][32];
+		bool over;
+		unsigned int k, nf = 0;
+
+		for (k = 0; k < c->nfindings; k++)
+			nf += c->findings[k].count;
+		snprintf(num[0], 32, "%u", c->rep);
+		if (c->has_latency) {
+			snprintf(num[1], 32, "%llu", (unsigned long long)c->max_us);
+			snprintf(num[2], 32, "%llu", (unsigned long long)hist_percentile(&c->hist, 0.5, &over));
+			snprintf(num[3], 32, "%llu", (unsigned long long)hist_percentile(&c->hist, 0.99, &over));
+			snprintf(num[4], 32, "%llu", (unsigned long long)hist_percentile(&c->hist, 0.999, &over));
+			snprintf(num[5], 32, "%llu", (unsigned long long)hist_total(&c->hist));
+			snprintf(num[6], 32, "%llu", (unsigned long long)c->hist.overflow);
+		} else {
+			for (k = 1; k <= 6; k++)
+				num[k][0] = '\0';
+		}
+		snprintf(num[7], 32, "%llu", (unsigned long long)c->preemptoff.max_us);
+		snprintf(num[8], 32, "%llu", (unsigned long long)c->irqsoff.max_us);
+		snprintf(num[9], 32, "%u", nf);
+		csv_field(f, c->variant, false);
+		csv_field(f, c->workload, false);
+		csv_field(f, num[0], false);
+		csv_field(f, c->status, false);
+		csv_field(f, c->accel, false);
+		for (k = 1; k <= 6; k++)
+			csv_field(f, num[k], false);
+		csv_field(f, c->preemptoff.present ? num[7] : "", false);
+		csv_field(f, c->preemptoff.culprit, false);
+		csv_field(f, c->irqsoff.present ? num[8] : "", false);
+		csv_field(f, c->irqsoff.culprit, false);
+		csv_field(f, num[9], false);
+		csv_field(f, c->reason, false);
+		csv_field(f, c->dir, true);
+	}
+	report_close(f, run, "summary.csv");
+}
+
+/* A table: one row per workload, one column per variant (NaN = no data). */
+static void plot_table(struct run *run, const char *name, int what)
+{
+	FILE *f = report_open(run, name);
+	size_t v, w;
+
+	fputs("workload", f);
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, " %s", run->variants[v]);
+	fputc('\n', f);
+	for (w = 0; w < run->nworkloads; w++) {
+		fputs(run->workloads[w], f);
+		for (v = 0; v < run->nvariants; v++) {
+			struct group *g = group_find(run, run->variants[v], run->workloads[w]);
+			double x = NAN;
+
+			if (what == 0 && g->n)
+				x = median(g->max, g->n);
+			else if (what == 1 && g->preemptoff_cell)
+				x = (double)g->preemptoff_us;
+			else if (what == 2 && g->irqsoff_cell)
+				x = (double)g->irqsoff_us;
+			if (isnan(x))
+				fputs(" NaN", f);
+			else
+				fprintf(f, " %.0f", x);
+		}
+		fputc('\n', f);
+	}
+	report_close(f, run, name);
+}
+
+void report_plot_data(struct run *run)
+{
+	char path[4096], name[512];
+	size_t v, w, k;
+
+	snprintf(path, sizeof(path), "%s/plot-data", run->dir);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", path);
+	plot_table(run, "plot-data/max.dat", 0);
+	plot_table(run, "plot-data/preemptoff.dat", 1);
+	plot_table(run, "plot-data/irqsoff.dat", 2);
+	/* Histograms: one block per variant (gnuplot "index"), titled by its first line. */
+	for (w = 0; w < run->nworkloads; w++) {
+		FILE *f;
+
+		snprintf(name, sizeof(name), "plot-data/hist-%s.dat", run->workloads[w]);
+		f = report_open(run, name);
+		for (v = 0; v < run->nvariants; v++) {
+			struct group *g = group_find(run, run->variants[v], run->workloads[w]);
+
+			fprintf(f, "%s%s samples\n", v ? "\n\n" : "", g->variant);
+			for (k = 0; k < g->hist.buckets; k++)
+				if (g->hist.count[k])
+					fprintf(f, "%zu %llu\n", k, (unsigned long long)g->hist.count[k]);
+			if (!g->n)
+				fputs("0 NaN\n", f);
+		}
+		report_close(f, run, name);
+	}
+	{
+		FILE *f = report_open(run, "plot-data/workloads");
+
+		for (w = 0; w < run->nworkloads; w++)
+			fprintf(f, "%s\n", run->workloads[w]);
+		report_close(f, run, "plot-data/workloads");
+	}
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * summary.h - a run as the summary aggregates it: cells grouped by
+ * (workload, variant), and the comparisons of bench/comparisons.
+ */
+#ifndef LOCKLAT_SUMMARY_H
+#define LOCKLAT_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cell.h"
+
+#define MAX_REPS 24
+
+/* The measured repetitions of one variant on one workload. */
+struct group {
+	const char *variant, *workload;
+	size_t ncells, nok;		/* all complete cells, and the OK ones */
+	size_t n;			/* measured cells (OK or FINDINGS) */
+	double max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
+	bool overflowed;
+	unsigned long long samples;
+	unsigned int findings;
+	struct histogram hist;		/* all measured repetitions merged */
+	unsigned long long preemptoff_us, irqsoff_us;
+	const struct cell *preemptoff_cell, *irqsoff_cell;
+};
+
+struct comparison_def {
+	char *a, *b, *expectation;
+};
+
+struct comparison {
+	double ratio, p_max, p_p99;
+	size_t na, nb;
+	char verdict[200];
+};
+
+struct run {
+	const char *dir, *plots_dir;
+	struct cell *cells;
+	size_t ncells, partial;
+	char **variants, **workloads;
+	size_t nvariants, nworkloads;
+	struct group *groups;
+	size_t ngroups;
+	struct comparison_def *defs;
+	size_t ndefs;
+};
+
+bool cell_measured(const struct cell *c);
+struct group *group_find(struct run *run, const char *variant, const char *workload);
+void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b);
+
+/* Open dir/name.tmp for writing; report_close() renames it into place. */
+FILE *report_open(const struct run *run, const char *name);
+void report_close(FILE *f, const struct run *run, const char *name);
+
+void report_markdown(struct run *run);
+void report_json(struct run *run);
+void report_csv(struct run *run);
+void report_plot_data(struct run *run);
+
+#endif /* LOCKLAT_SUMMARY_H */

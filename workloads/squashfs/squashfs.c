@@ -64,55 +64,6 @@ static void usage(int status)
 	exit(status);
 }
 
-/* xorshift64*: a small, seedable PRNG, so generated data is reproducible. */
-static uint64_t prng_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-/*
- * Fill buf with lines of words drawn from a small vocabulary with a skewed
- * distribution: compresses like text (xz ~3-4x), unlike zeros or noise.
- */
-static void squashfs_text_fill(char *buf, size_t len, uint64_t *seed)
-{
-	static const char *const words[] = {
-		"local_lock", "preempt_disable", "per-cpu", "spinlock", "latency",
-		"the", "a", "of", "to", "and", "section", "interrupt", "kernel",
-		"rt", "mutex", "sleeping", "decompress", "block", "page", "cache",
-		"zram", "swap", "folio", "batch", "idr", "radix", "connector",
-	};
-	const size_t nwords = sizeof(words) / sizeof(words[0]);
-	size_t pos = 0, col = 0;
-
-	while (pos < len) {
-		uint64_t r = prng_next(seed);
-		/* Squaring the draw skews towards the first words, as in text. */
-		size_t w = (size_t)(((r >> 32) % nwords) * ((r & 0xffff) % nwords) / nwords);
-		const char *word = words[w];
-		size_t wl = strlen(word);
-		char sep = (col + wl > 72) ? '\n' : ' ';
-
-		if (sep == '\n')
-			col = 0;
-		else
-			col += wl + 1;
-		if (pos + wl + 1 > len) {
-			memset(buf + pos, '\n', len - pos);
-			break;
-		}
-		memcpy(buf + pos, word, wl);
-		buf[pos + wl] = sep;
-		pos += wl + 1;
-		/* A number now and then keeps long-range matches imperfect. */
-		if ((r & 0x3f) == 0 && pos + 12 < len)
-			pos += (size_t)snprintf(buf + pos, 12, "%u ", (unsigned int)(r >> 40));
-	}
-}
-
 static int generate(const char *dir, uint64_t files, uint64_t size, uint64_t seed)
 {
 	char *buf = malloc(READ_CHUNK);
@@ -134,7 +85,7 @@ static int generate(const char *dir, uint64_t files, uint64_t size, uint64_t see
 		while (done < size) {
 			size_t n = size - done < READ_CHUNK ? (size_t)(size - done) : READ_CHUNK;
 
-			squashfs_text_fill(buf, n, &s);
+			wl_text_fill(buf, n, &s);
 			if (fwrite(buf, 1, n, out) != n)
 				err_exit_errno(LL_EXIT_FAIL, "write %s", path);
 			done += n;

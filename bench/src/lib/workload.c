@@ -67,3 +67,50 @@ void wl_stats(const char *workload, const char *fmt, ...)
 	putchar('\n');
 	fflush(stdout);
 }
+
+/* xorshift64*: a small, seedable PRNG, so generated data is reproducible. */
+static uint64_t prng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+void wl_text_fill(char *buf, size_t len, uint64_t *seed)
+{
+	static const char *const words[] = {
+		"local_lock", "preempt_disable", "per-cpu", "spinlock", "latency",
+		"the", "a", "of", "to", "and", "section", "interrupt", "kernel",
+		"rt", "mutex", "sleeping", "decompress", "block", "page", "cache",
+		"zram", "swap", "folio", "batch", "idr", "radix", "connector",
+	};
+	const size_t nwords = sizeof(words) / sizeof(words[0]);
+	size_t pos = 0, col = 0;
+
+	if (!*seed)
+		*seed = 1; /* xorshift never leaves 0 */
+	while (pos < len) {
+		uint64_t r = prng_next(seed);
+		/* A product of two draws skews towards the first words, as in text. */
+		size_t w = (size_t)(((r >> 32) % nwords) * ((r & 0xffff) % nwords) / nwords);
+		const char *word = words[w];
+		size_t wl = strlen(word);
+		char sep = (col + wl > 72) ? '\n' : ' ';
+
+		if (sep == '\n')
+			col = 0;
+		else
+			col += wl + 1;
+		if (pos + wl + 1 > len) {
+			memset(buf + pos, '\n', len - pos);
+			break;
+		}
+		memcpy(buf + pos, word, wl);
+		buf[pos + wl] = sep;
+		pos += wl + 1;
+		/* A number now and then keeps long-range matches imperfect. */
+		if ((r & 0x3f) == 0 && pos + 12 < len)
+			pos += (size_t)snprintf(buf + pos, 12, "%u ", (unsigned int)(r >> 40));
+	}
+}

@@ -10,6 +10,7 @@
 #define LOCKLAT_WORKLOAD_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Set by SIGTERM/SIGINT: workers finish their current operation and return. */
@@ -30,5 +31,13 @@ void wl_run_threads(unsigned int n, void *(*fn)(void *), void *args, size_t arg_
 /* Print "locklat-stats workload=NAME " followed by the formatted pairs. */
 void wl_stats(const char *workload, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Fill buf with lines of words from a small vocabulary with a skewed
+ * distribution: data that compresses like text (lz4 ~2x, xz ~8x), unlike
+ * zeros (which zram stores as "same" pages without compressing) or noise.
+ * The same seed gives the same bytes.
+ */
+void wl_text_fill(char *buf, size_t len, uint64_t *seed);
 
 #endif /* LOCKLAT_WORKLOAD_H */

@@ -1,0 +1,244 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run-matrix.sh - the whole locklat pipeline: packages, kernels, guest image,
+# every cell of variants x workloads x repetitions, then summary and plots.
+#
+# Usage: ./run-matrix.sh [options]
+#   --variants LIST   comma-separated, or "all" (default: all, see kernels/variants/)
+#   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru)
+#   --duration S      guest seconds per pass (default 5)
+#   --warmup S        guest seconds of workload before each pass (default 1)
+#   --reps N          repetitions per variant and workload (default 4)
+#   --accel A         auto (default), kvm, tcg-icount, tcg
+#   --cpus N          vCPUs per guest (default 2)
+#   --jobs N          cells run at once (default: 2 under tcg-icount, where each
+#                     cell's single TCG thread gets its own host CPU; else 1)
+#   --out DIR         result directory (default results/<date-time>); running
+#                     again with the same --out resumes it
+#   --dry-run         print the plan and the estimated time, change nothing
+#   -h, --help        this text
+#
+# Repetition 1 of each cell runs all passes (latency, preemptoff, irqsoff,
+# verify); later repetitions run the latency pass only: the statistics need
+# repeated maxima, the tracers' worst section and the path check do not.
+# Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
+
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+default_workloads=squashfs,zram,lru
+variants=() workloads=()
+variants_opt=all workloads_opt=$default_workloads duration=5 warmup=1 reps=4
+accel=auto cpus=2 jobs='' out='' dry_run=0
+
+usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--dry-run) dry_run=1; shift; continue ;;
+	--variants | --workloads | --duration | --warmup | --reps | --accel | --cpus | --jobs | --out)
+		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
+	*) err_exit "unknown option '$1' (see --help)" 2 ;;
+	esac
+	case $1 in
+	--variants) variants_opt=$2 ;;
+	--workloads) workloads_opt=$2 ;;
+	--duration) duration=$2 ;;
+	--warmup) warmup=$2 ;;
+	--reps) reps=$2 ;;
+	--accel) accel=$2 ;;
+	--cpus) cpus=$2 ;;
+	--jobs) jobs=$2 ;;
+	--out) out=$2 ;;
+	esac
+	shift 2
+done
+
+# --- validate everything before any work ---------------------------------
+positive() { # NAME VALUE
+	case $2 in
+	'' | *[!0-9]* | 0*) err_exit "--$1 wants a positive whole number, got '$2'" 2 ;;
+	esac
+}
+positive duration "$duration"
+positive warmup "$warmup"
+positive reps "$reps"
+positive cpus "$cpus"
+[ -z "$jobs" ] || positive jobs "$jobs"
+case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
+
+# list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
+# of KNOWN for "all") into RESULT_ARRAY, each item checked. Runs in this
+# shell, so that a bad item stops the script.
+list_select() {
+	local -n result=$1
+	local what=$2 value=$3 item items
+	shift 3
+	if [ "$value" = all ]; then
+		result=("$@")
+		return
+	fi
+	IFS=, read -r -a items <<<"$value"
+	[ ${#items[@]} -gt 0 ] || err_exit "--$what is empty" 2
+	result=()
+	for item in "${items[@]}"; do
+		printf '%s\n' "$@" | grep -qxF -- "$item" ||
+			err_exit "unknown ${what%s} '$item'; known: $*" 2
+		result+=("$item")
+	done
+}
+mapfile -t all_variants < <(known_variants)
+mapfile -t all_workloads < <(known_workloads)
+list_select variants variants "$variants_opt" "${all_variants[@]}"
+list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
+[ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+host_cpus=$(nproc)
+if [ -z "$jobs" ]; then
+	jobs=1
+	[ "$accel" = tcg-icount ] && jobs=$host_cpus
+fi
+# CPUs each cell pins to: one TCG thread under tcg-icount, one per vCPU else.
+per_cell=$cpus
+[ "$accel" = tcg-icount ] && per_cell=1
+if [ $((jobs * per_cell)) -gt "$host_cpus" ]; then
+	err_exit "$jobs jobs x $per_cell host CPUs each > $host_cpus host CPUs to pin to (lower --jobs or --cpus)" 2
+fi
+[ -n "$out" ] || out=$LOCKLAT_ROOT/results/$(date -u '+%Y%m%d-%H%M%S')
+
+# --- the plan ------------------------------------------------------------
+# Wall seconds per guest second, measured on a 2-core machine
+# (METHODOLOGY.md, "Measured figures"); boot and collection add ~15 s.
+case $accel in kvm) factor=2 ;; tcg-icount) factor=4 ;; tcg) factor=3 ;; esac
+cell_seconds() { # REP
+	local passes=1
+	[ "$1" -eq 1 ] && passes=4
+	echo $(( passes * (duration + warmup) * factor + 15 ))
+}
+cells=()
+total_s=0
+for v in "${variants[@]}"; do
+	for w in "${workloads[@]}"; do
+		for ((r = 1; r <= reps; r++)); do
+			cells+=("$v $w $r")
+			if [ ! -f "$out/$v/$w/rep$r/meta" ]; then
+				total_s=$((total_s + $(cell_seconds "$r")))
+			fi
+		done
+	done
+done
+todo_builds=()
+for v in "${variants[@]}"; do
+	[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] || todo_builds+=("$v")
+done
+est=$(( total_s / jobs + ${#todo_builds[@]} * 600 ))
+cat <<EOF
+locklat plan
+  variants:    ${variants[*]}
+  workloads:   ${workloads[*]}
+  repetitions: $reps (rep 1 with all passes, later reps latency only)
+  pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
+  cells:       ${#cells[@]} in $out
+  kernels to build: ${todo_builds[*]:-none}
+  estimated:   $((est / 60)) min (~10 min per kernel build, ${factor}x wall per guest second)
+EOF
+[ "$dry_run" -eq 1 ] && exit 0
+
+# --- run -----------------------------------------------------------------
+"$LOCKLAT_ROOT/tools/install-deps.sh"
+mkdir -p "$out"
+exec 8>"$out/.lock"
+flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+progress matrix "building tools"
+make -s -C "$LOCKLAT_ROOT" tools >/dev/null
+
+declare -A build_failed=()
+for v in "${variants[@]}"; do
+	if ! "$LOCKLAT_ROOT/kernels/build.sh" "$v"; then
+		build_failed[$v]=1
+		warn "variant $v failed to build: its cells are marked INFRA (log: $LOCKLAT_BUILD/kernels/$v/build.log)"
+	fi
+done
+"$LOCKLAT_ROOT/bench/mkinitramfs.sh" >/dev/null
+
+# cell_failed_build DIR V W R: a complete cell saying the kernel did not build.
+cell_failed_build() {
+	local dir=$1
+	rm -rf "$dir.partial"
+	mkdir -p "$dir.partial"
+	kv_write "$dir.partial/meta" layout_version 1 status INFRA \
+		reason "kernel build failed: $LOCKLAT_BUILD/kernels/$2/build.log" \
+		variant "$2" workload "$3" rep "$4" accel "$accel" complete 1
+	mv "$dir.partial" "$dir"
+}
+
+# A complete cell is kept, unless it is an INFRA cell (the harness failed,
+# nothing was measured): those are redone.
+cell_done() {
+	[ -f "$1/meta" ] && [ "$(kv_get "$1/meta" complete)" = 1 ] &&
+		[ "$(kv_get "$1/meta" status)" != INFRA ]
+}
+
+declare -A slot_pid=() slot_log=()
+overcommit=()
+[ "$per_cell" -lt "$cpus" ] && overcommit=(--allow-overcommit)
+mkdir -p "$out/logs"
+
+# slot_reap S: if slot S's cell has ended, print its result line; true if free.
+slot_reap() {
+	local pid=${slot_pid[$1]:-}
+	[ -n "$pid" ] || return 0
+	kill -0 "$pid" 2>/dev/null && return 1
+	wait "$pid" || true
+	progress matrix "$(tail -n 1 "${slot_log[$1]}")"
+	slot_pid[$1]=''
+}
+
+i=0
+t_start=$SECONDS
+remaining_s=$total_s
+for cell in "${cells[@]}"; do
+	read -r v w r <<<"$cell"
+	i=$((i + 1))
+	dir=$out/$v/$w/rep$r
+	if cell_done "$dir"; then
+		progress matrix "cell $i/${#cells[@]} $v/$w/rep$r: kept ($(kv_get "$dir/meta" status))"
+		continue
+	fi
+	rm -rf "$dir"
+	remaining_s=$((remaining_s - $(cell_seconds "$r")))
+	if [ -n "${build_failed[$v]:-}" ]; then
+		cell_failed_build "$dir" "$v" "$w" "$r"
+		continue
+	fi
+	# A free slot; each slot owns its host CPUs.
+	while :; do
+		for ((s = 0; s < jobs; s++)); do
+			slot_reap "$s" && break 2
+		done
+		wait -n || true
+	done
+	pin=$(seq -s, $((s * per_cell)) $((s * per_cell + per_cell - 1)))
+	passes='latency preemptoff irqsoff verify'
+	[ "$r" -gt 1 ] && passes=latency
+	progress matrix "cell $i/${#cells[@]} $v/$w/rep$r on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
+	slot_log[$s]=$out/logs/$v-$w-rep$r.log
+	"$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
+		--duration "$duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
+		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --out "$dir" \
+		>"${slot_log[$s]}" 2>&1 &
+	slot_pid[$s]=$!
+done
+for ((s = 0; s < jobs; s++)); do
+	while ! slot_reap "$s"; do wait -n || true; done
+done
+progress matrix "${#cells[@]} cells done in $(( (SECONDS - t_start) / 60 )) min"
+
+# results/latest: the newest run, for make summary/plots without RUN=.
+case $(realpath "$out") in
+"$(realpath "$LOCKLAT_ROOT/results")"/*)
+	ln -sfn "$(realpath --relative-to="$LOCKLAT_ROOT/results" "$out")" "$LOCKLAT_ROOT/results/latest" ;;
+esac
+"$LOCKLAT_ROOT/bench/report.sh" summary "$out"
+"$LOCKLAT_ROOT/bench/report.sh" plots "$out"
+progress matrix "summary: $out/summary.md"

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * locklat-zram - push anonymous memory through zram swap and back.
+ *
+ * Usage: locklat-zram [--threads N] [--duration D] [--mib-per-thread M]
+ *
+ * Needs a zram device as the only swap (the guest's "zram" setup does that).
+ * Each thread fills M MiB of anonymous memory with compressible, non-uniform
+ * text, then loops: MADV_PAGEOUT a 1 MiB chunk (reclaim swaps it out: zram
+ * compresses each page under zcomp_stream_get(), the per-CPU stream section
+ * the 2020 series turned into a local_lock) and touches it again (swap-in:
+ * zram decompresses under the same section). No memory pressure is needed,
+ * so the guest stays responsive and the amount swapped is known.
+ *
+ * Output: a "locklat-stats workload=zram ..." line with pages swapped out and
+ * in (from /proc/vmstat) and zram's stored data (from mm_stat): proof that the
+ * pages went through zram. Exit: 0 done, 1 error (e.g. no swap), 2 bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "locklat.h"
+#include "workload.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+enum option_values {
+	OPT_DURATION = 1,
+	OPT_HELP,
+	OPT_MIB,
+	OPT_THREADS,
+};
+
+#define CHUNK (1UL << 20)
+
+struct worker {
+	unsigned int index;
+	uint64_t deadline_ns;
+	size_t bytes;
+	uint64_t chunks;
+	uint64_t checksum;	/* reads must not be optimised away */
+	int error;
+};
+
+static void usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: locklat-zram [--threads N] [--duration D] [--mib-per-thread M]\n");
+	exit(status);
+}
+
+/* A /proc/vmstat counter, or 0. */
+static uint64_t vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	unsigned long long v, found = 0;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s %llu", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* orig_data_size and compr_data_size of zram0 (first two mm_stat fields). */
+static void zram_mm_stat(uint64_t *orig, uint64_t *compr)
+{
+	FILE *f = fopen("/sys/block/zram0/mm_stat", "r");
+	unsigned long long o = 0, c = 0;
+
+	if (f) {
+		if (fscanf(f, "%llu %llu", &o, &c) != 2)
+			o = c = 0;
+		fclose(f);
+	}
+	*orig = o;
+	*compr = c;
+}
+
+static bool swap_active(void)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	char line[256];
+	int lines = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		lines++;
+	fclose(f);
+	return lines > 1;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	size_t nchunks = w->bytes / CHUNK, c = 0, off;
+	uint64_t seed = w->index + 1;
+	char *mem = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED) {
+		w->error = errno;
+		return NULL;
+	}
+	wl_text_fill(mem, w->bytes, &seed);
+	while (!wl_done(w->deadline_ns)) {
+		char *chunk = mem + (c++ % nchunks) * CHUNK;
+
+		if (madvise(chunk, CHUNK, MADV_PAGEOUT)) {
+			w->error = errno;
+			break;
+		}
+		/* Swap the chunk back in, one read per page. */
+		for (off = 0; off < CHUNK; off += 4096)
+			w->checksum += (unsigned char)chunk[off];
+		w->chunks++;
+	}
+	munmap(mem, w->bytes);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "mib-per-thread", required_argument, NULL, OPT_MIB },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t threads = 0, duration_ns = 10000000000ULL, mib = 32;
+	uint64_t out0, in0, orig, compr, t0, chunks = 0, checksum = 0;
+	struct worker *workers;
+	unsigned int i;
+	int c;
+
+	ll_prog = "locklat-zram";
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_DURATION:
+			if (!parse_duration_ns(optarg, &duration_ns))
+				err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", optarg);
+			break;
+		case OPT_HELP:
+			usage(LL_EXIT_OK);
+			break;
+		case OPT_MIB:
+			if (!parse_u64(optarg, 1, 4096, &mib))
+				err_exit(LL_EXIT_USAGE, "--mib-per-thread wants 1..4096, got '%s'", optarg);
+			break;
+		case OPT_THREADS:
+			if (!parse_u64(optarg, 1, 1024, &threads))
+				err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", optarg);
+			break;
+		default:
+			usage(LL_EXIT_USAGE);
+		}
+	}
+	if (optind != argc)
+		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (!swap_active())
+		err_exit(LL_EXIT_FAIL, "no active swap: set up zram swap first (the guest's zram setup)");
+	if (!threads)
+		threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+
+	wl_signals_install();
+	workers = calloc(threads, sizeof(*workers));
+	if (!workers)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	out0 = vmstat("pswpout");
+	in0 = vmstat("pswpin");
+	t0 = now_ns();
+	for (i = 0; i < threads; i++) {
+		workers[i].index = i;
+		workers[i].deadline_ns = t0 + duration_ns;
+		workers[i].bytes = mib * CHUNK;
+	}
+	wl_run_threads((unsigned int)threads, worker_main, workers, sizeof(*workers));
+	zram_mm_stat(&orig, &compr);
+	for (i = 0; i < threads; i++) {
+		if (workers[i].error)
+			err_exit(LL_EXIT_FAIL, "worker %u: %s", i, strerror(workers[i].error));
+		chunks += workers[i].chunks;
+		checksum += workers[i].checksum;
+	}
+	double secs = (double)(now_ns() - t0) / 1e9;
+	wl_stats("zram", "threads=%llu seconds=%.3f chunks=%llu pswpout=%llu pswpin=%llu "
+		 "zram_orig_bytes=%llu zram_compr_bytes=%llu checksum=%llu",
+		 (unsigned long long)threads, secs, (unsigned long long)chunks,
+		 (unsigned long long)(vmstat("pswpout") - out0),
+		 (unsigned long long)(vmstat("pswpin") - in0),
+		 (unsigned long long)orig, (unsigned long long)compr,
+		 (unsigned long long)checksum);
+	free(workers);
+	return 0;
+}

@@ -12,8 +12,10 @@
  *   munmap                        lru_add_drain()
  *   read a tmpfs file twice       folio_mark_accessed()  -> folio_activate()
  * and thread 0 asks for compaction once a second (/proc/sys/vm/compact_memory),
- * whose compact_zone() calls lru_add_drain_cpu_zone(). The classic LRU must
- * run (no MGLRU): with lru_gen on, folio_mark_accessed() skips the batch.
+ * which drains the batches from compact_zone(). lru_add_drain_cpu_zone() is
+ * only called by order > 0 compaction (a failing high-order allocation), which
+ * this workload does not cause. The classic LRU must run (no MGLRU): with
+ * lru_gen on, folio_mark_accessed() skips the batch.
  *
  * Output: one "locklat-stats workload=lru ..." line. Exit 0, 1 error, 2 usage.
  */

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 VARIANTS ?=
 
-.PHONY: help deps kernels tools initramfs summary plots check shellcheck clean distclean
+.PHONY: help deps kernels verify-equivalence tools initramfs summary plots check shellcheck clean distclean
 
 # The run summary and plots read; default the newest run of run-matrix.sh.
 RUN ?= results/latest
@@ -34,6 +34,10 @@ $(BIN)/locklat-%: bench/src/%/*.c $(LIB_SRC) $(LIB_HDR)
 $(GUEST_BIN)/locklat-%: workloads/%/*.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(GUEST_BIN)
 	$(CC) $(CFLAGS) -static -o $@ $(filter %.c,$^)
+
+verify-equivalence: ## compare the converted objects of local_lock and baseline, and of rt and baseline-rt
+	kernels/verify-equivalence.sh local_lock baseline
+	kernels/verify-equivalence.sh rt baseline-rt
 
 tools: $(HOST_BINS) $(GUEST_BINS) ## build the C tools and workloads
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # build.sh - build locklat kernel variants from Debian's linux-source-6.12.
 #
-# Usage: kernels/build.sh [-j JOBS] [--list] [VARIANT...]
+# Usage: kernels/build.sh [-j JOBS] [--list] [--only TARGETS] [VARIANT...]
 #
 # For each variant (a file in kernels/variants/; all of them when none is
 # named): extract the pristine tree once, apply the variant's patch series into
@@ -13,6 +13,9 @@
 #   build/kernels/<variant>/manifest   key=value lines, see kernels/README.md
 #   build/kernels/<variant>/bzImage    the kernel the manifest describes
 #
+# --only "lib/radix-tree.o mm/swap.o" builds just those make targets (no
+# bzImage, no manifest): enough for verify-equivalence.sh.
+#
 # Exit status: 0 built, 1 build or check failed, 2 bad usage, 75 out of disk.
 
 set -euo pipefail
@@ -21,14 +24,16 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: kernels/build.sh [-j JOBS] [--list] [VARIANT...]
-  -j JOBS   parallel make jobs (default: nproc = $(nproc))
-  --list    print the known variants and exit
+usage: kernels/build.sh [-j JOBS] [--list] [--only TARGETS] [VARIANT...]
+  -j JOBS         parallel make jobs (default: nproc = $(nproc))
+  --list          print the known variants and exit
+  --only TARGETS  build only these make targets (e.g. objects), no manifest
 Known variants: $(known_variants | tr '\n' ' ')
 EOF
 }
 
 jobs=$(nproc)
+only=''
 variants=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -36,6 +41,8 @@ while [ $# -gt 0 ]; do
 		jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
 	--list) known_variants; exit 0 ;;
+	--only) [ $# -ge 2 ] || err_exit "--only needs make targets" 2
+		only=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	*) variants+=("$1") ;;
@@ -205,11 +212,12 @@ build_failed() {
 	err_exit "$1: $3 (full log: $2/build.log)"
 }
 
-# kernel_make VARIANT OBJDIR TREE: bzImage with ccache; sets MAKE_SECONDS.
+# kernel_make VARIANT OBJDIR TREE TARGETS...: make with ccache; sets MAKE_SECONDS.
 kernel_make() {
 	local v=$1 obj=$2 tree=$3 t0=$SECONDS
+	shift 3
 	require_disk_space "$LOCKLAT_BUILD" 1500
-	progress kernels "$v: make -j$jobs bzImage (log: ${obj#"$LOCKLAT_ROOT"/}/build.log)"
+	progress kernels "$v: make -j$jobs $* (log: ${obj#"$LOCKLAT_ROOT"/}/build.log)"
 	# CCACHE_BASEDIR makes paths under build/ relative, so a new O= folder
 	# at the same depth hits the cache. Fixed build user/host/time make the
 	# version string, and so the image, independent of who built it when.
@@ -217,7 +225,7 @@ kernel_make() {
 	KBUILD_BUILD_USER=locklat KBUILD_BUILD_HOST=locklat \
 	KBUILD_BUILD_TIMESTAMP="$(date -u -r "$LOCKLAT_KERNEL_TARBALL" '+%Y-%m-%d %H:%M:%S UTC')" \
 		make -C "$tree" O="$obj" -j"$jobs" CC="ccache gcc" \
-		LOCALVERSION="-locklat-$v" bzImage >>"$obj/build.log" 2>&1 ||
+		LOCALVERSION="-locklat-$v" "$@" >>"$obj/build.log" 2>&1 ||
 		build_failed "$v" "$obj" "kernel build failed"
 	MAKE_SECONDS=$((SECONDS - t0))
 }
@@ -290,7 +298,13 @@ for v in "${variants[@]}"; do
 	mkdir -p "$obj"
 	: >"$obj/build.log"
 	config_generate "$v" "$obj" "$STACK_TREE"
-	kernel_make "$v" "$obj" "$STACK_TREE"
+	if [ -n "$only" ]; then
+		# shellcheck disable=SC2086 # the target list is word-split on purpose
+		kernel_make "$v" "$obj" "$STACK_TREE" $only
+		progress kernels "$v: built $only in $((SECONDS - t0)) s"
+		continue
+	fi
+	kernel_make "$v" "$obj" "$STACK_TREE" bzImage
 	manifest_write "$v" "$obj" "$STACK_TREE"
 	progress kernels "$v: done in $((SECONDS - t0)) s ($(kv_get "$obj/manifest" kernel_release))"
 done

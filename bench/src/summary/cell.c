@@ -194,7 +194,7 @@ int cyclictest_text_load(struct cell *c, const char *path)
 	if (!f)
 		return -1;
 	while (getline(&line, &cap, f) >= 0) {
-		if (numbers_after(line, "# Max Latencys:", &max, &sum)) {
+		if (numbers_after(line, "# Max Latencies:", &max, &sum)) {
 			c->text_max_us = max;
 			c->has_text_max = true;
 		} else if (numbers_after(line, "# Histogram Overflows:", &max, &sum)) {

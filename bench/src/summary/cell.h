@@ -63,7 +63,7 @@ struct cell {
 	uint64_t cycles;
 	double avg_us;			/* sample-weighted over threads */
 	struct histogram hist;		/* all threads merged */
-	uint64_t text_max_us;		/* "# Max Latencys" of cyclictest.out, 0 if absent */
+	uint64_t text_max_us;		/* "# Max Latencies" of cyclictest.out, 0 if absent */
 	bool has_text_max;
 	uint64_t text_overflow;		/* "# Histogram Overflows", summed */
 	bool has_text_overflow;

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# verify-equivalence.sh - does the local_lock conversion change the generated code?
+#
+# Usage: kernels/verify-equivalence.sh [A B]     (default: local_lock baseline)
+#
+# The series claims "no change in the generated binary code for non
+# PREEMPT_RT enabled non-debug kernels". This compares, function by function,
+# the disassembly of the objects the series touched in two built variants
+# (objdump -dr, addresses and jump offsets masked, so that only instructions,
+# operands and relocation targets count). For the non-RT pair it tests the
+# claim; for rt vs baseline-rt it shows what PREEMPT_RT changes. A function
+# is "identical", "same code" (only a relocation's symbol name differs: a
+# static per-CPU variable is referenced through its section, a global one by
+# name) or "differs" (instructions differ).
+# Writes build/equivalence/A-vs-B.txt (the report) and prints one line per
+# object. Exit: 0 report written (differences are findings, listed), 1 error.
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+a=${1:-local_lock}
+b=${2:-baseline}
+objects=(lib/radix-tree.o mm/swap.o fs/squashfs/decompressor_multi_percpu.o
+	drivers/connector/cn_proc.o drivers/block/zram/zcomp.o)
+
+for v in "$a" "$b"; do
+	is_variant "$v" || err_exit "unknown variant '$v'; known: $(known_variants | tr '\n' ' ')" 2
+done
+for v in "$a" "$b"; do
+	# Just the objects when the variant's kernel is not built.
+	[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] ||
+		"$LOCKLAT_ROOT/kernels/build.sh" --only "${objects[*]}" "$v"
+done
+command -v objdump >/dev/null || err_exit "objdump not found (binutils)"
+
+# disasm OBJECT: "function<TAB>normalised instruction" lines.
+disasm() {
+	objdump -dr --no-show-raw-insn "$1" | awk '
+		/^[0-9a-f]+ <.*>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
+		fn == "" { next }
+		/^[[:space:]]*[0-9a-f]+:/ {
+			line = $0
+			sub(/^[[:space:]]*[0-9a-f]+:[[:space:]]*/, "", line)
+			# Jump and call targets: keep the symbol, drop the offset.
+			gsub(/[0-9a-f]+ <[^>]*>/, "<target>", line)
+			gsub(/-?0x[0-9a-f]+\(%rip\)/, "X(%rip)", line)
+			# Relocations: keep the type and symbol.
+			gsub(/[+-]0x[0-9a-f]+$/, "", line)
+			gsub(/[[:space:]]+/, " ", line)
+			print fn "\t" line
+		}'
+}
+
+out_dir=$LOCKLAT_BUILD/equivalence
+mkdir -p "$out_dir"
+report=$out_dir/$a-vs-$b.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+	echo "# $a vs $b: per-function disassembly of the converted objects"
+	echo "# objects of build/kernels/$a and build/kernels/$b, objdump $(objdump --version | awk 'NR == 1 { print $NF }')"
+} >"$report"
+for obj in "${objects[@]}"; do
+	for v in "$a" "$b"; do
+		[ -f "$LOCKLAT_BUILD/kernels/$v/$obj" ] || err_exit "$v: $obj not built (is its config option on?)"
+		disasm "$LOCKLAT_BUILD/kernels/$v/$obj" >"$tmp/$v"
+	done
+	mapfile -t fns < <(cut -f1 "$tmp/$a" "$tmp/$b" | sort -u)
+	same=0 relocs=() differ=()
+	for fn in "${fns[@]}"; do
+		awk -F'\t' -v f="$fn" '$1 == f { print $2 }' "$tmp/$a" >"$tmp/fa"
+		awk -F'\t' -v f="$fn" '$1 == f { print $2 }' "$tmp/$b" >"$tmp/fb"
+		if cmp -s "$tmp/fa" "$tmp/fb"; then
+			same=$((same + 1))
+		elif cmp -s <(grep -v '^R_X86_64' "$tmp/fa") <(grep -v '^R_X86_64' "$tmp/fb"); then
+			relocs+=("$fn")
+		else
+			differ+=("$fn")
+			{ echo "--- $fn ($a < > $b)"; diff "$tmp/fa" "$tmp/fb" || true; } >>"$tmp/diffs"
+		fi
+	done
+	line="$obj: ${#fns[@]} functions: $same identical, ${#relocs[@]} same code${relocs[*]:+ (${relocs[*]})}, ${#differ[@]} differ${differ[*]:+ (${differ[*]})}"
+	echo "$line"
+	echo "$line" >>"$report"
+done
+[ -f "$tmp/diffs" ] && cat "$tmp/diffs" >>"$report"
+progress equivalence "report: $report"

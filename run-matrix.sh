@@ -159,7 +159,8 @@ for v in "${variants[@]}"; do
 		warn "variant $v failed to build: its cells are marked INFRA (log: $LOCKLAT_BUILD/kernels/$v/build.log)"
 	fi
 done
-"$LOCKLAT_ROOT/bench/mkinitramfs.sh" >/dev/null
+# One guest image for the whole run, so every cell ran the same programs.
+initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh")
 
 # cell_failed_build DIR V W R: a complete cell saying the kernel did not build.
 cell_failed_build() {
@@ -225,7 +226,7 @@ for cell in "${cells[@]}"; do
 	slot_log[$s]=$out/logs/$v-$w-rep$r.log
 	"$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 		--duration "$duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
-		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --out "$dir" \
+		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --initramfs "$initramfs" --out "$dir" \
 		>"${slot_log[$s]}" 2>&1 &
 	slot_pid[$s]=$!
 done

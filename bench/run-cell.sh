@@ -18,6 +18,8 @@
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
 #                     6x the guest work plus a minute, at least 120)
+#   --initramfs FILE  the guest image (default: bench/mkinitramfs.sh's, built
+#                     if needed); run-matrix.sh passes one image to every cell
 #
 # The cell is assembled in DIR.partial and renamed to DIR when complete, so a
 # DIR that exists is complete (its meta has complete=1). Layout and meta keys:
@@ -30,12 +32,12 @@ set -euo pipefail
 
 variant='' workload='' command='' out='' duration=10 warmup=2 rep=1
 passes='latency preemptoff irqsoff verify' accel=auto cpus=2 pin='' mem=512
-deadline=''
+deadline='' initramfs=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
-	-h | --help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
 	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--pin) pin=$2 ;;
 	--mem) mem=$2 ;;
 	--deadline) deadline=$2 ;;
+	--initramfs) initramfs=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
 	shift 2
@@ -98,7 +101,10 @@ mkdir -p "$partial/guest"
 started=$(date -u '+%Y-%m-%dT%H:%M:%SZ')
 t0=$SECONDS
 
-initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh") || err_exit "initramfs build failed" "$CELL_EXIT_INFRA"
+if [ -z "$initramfs" ]; then
+	initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh") || err_exit "initramfs build failed" "$CELL_EXIT_INFRA"
+fi
+[ -f "$initramfs" ] || usage_error "initramfs $initramfs not found"
 
 # job_write: the guest's cell.conf, appended to the initramfs as a second
 # cpio archive (the kernel unpacks concatenated archives in order).
@@ -107,10 +113,11 @@ job_write() {
 	mkdir -p "$stage/etc/locklat"
 	conf=$stage/etc/locklat/cell.conf
 	# One SCHED_FIFO thread per vCPU, pinned (-a), memory locked, 200 us
-	# interval; the histogram covers 1 s so that it holds even
-	# the worst sections seen here (~0.7 s), and cyclictest's own max is
-	# kept apart from it in the JSON.
-	cyclictest_args="-m -p95 -t $cpus -a -i 200 -D $duration -h 1000000 -q"
+	# interval. The histogram covers 400 ms (1 us buckets): the worst
+	# wakeups seen here are ~350 ms; a wider one costs guest time to print
+	# (~2.4 s for 1 s of range). cyclictest's own max is kept apart from
+	# the histogram in the JSON, so an overflow never loses it.
+	cyclictest_args="-m -p95 -t $cpus -a -i 200 -D $duration -h $LOCKLAT_HIST_RANGE_US -q"
 	if [ -n "$command" ]; then
 		kv_write "$conf" mode command command "$command"
 	else
@@ -199,6 +206,7 @@ kv_write "$meta" \
 	command "$command" \
 	rep "$rep" \
 	duration_s "$duration" \
+	hist_range_us "$LOCKLAT_HIST_RANGE_US" \
 	warmup_s "$warmup" \
 	passes "$passes" \
 	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \

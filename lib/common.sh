@@ -133,6 +133,9 @@ trim() {
 	printf '%s\n' "${s%"${s##*[![:space:]]}"}"
 }
 
+# The range of cyclictest's latency histogram (-h), in microseconds.
+LOCKLAT_HIST_RANGE_US=400000
+
 # Cell exit codes and status names: bench/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.
 CELL_EXIT_OK=0

@@ -349,7 +349,8 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	c->reason = kv_str(&c->meta, "reason", "");
 	c->accel = kv_str(&c->meta, "accel", "?");
 	c->rep = parse_u64(kv_str(&c->meta, "rep", ""), 1, 1000000, &rep) ? (unsigned int)rep : 0;
-	c->hist.range_us = 1000000;
+	/* The histogram's range, for percentiles that fall among its overflows. */
+	parse_u64(kv_str(&c->meta, "hist_range_us", "400000"), 1, UINT64_MAX, &c->hist.range_us);
 
 	snprintf(path, sizeof(path), "%s/guest/cyclictest.json", dir);
 	if (cyclictest_json_load(c, path) == 0) {

@@ -39,7 +39,13 @@ verify-equivalence: ## compare the converted objects of local_lock and baseline,
 	kernels/verify-equivalence.sh local_lock baseline
 	kernels/verify-equivalence.sh rt baseline-rt
 
-tools: $(HOST_BINS) $(GUEST_BINS) ## build the C tools and workloads
+# C unit tests: tests/unit/test-<name>.c -> build/tests/test-<name>, run by tests/unit.t.
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test-*.c))
+build/tests/test-%: tests/unit/test-%.c bench/src/summary/cell.c $(LIB_SRC) $(LIB_HDR) tests/unit/tap.h
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< bench/src/summary/cell.c $(LIB_SRC) $(JSONC)
+
+tools: $(HOST_BINS) $(GUEST_BINS) $(UNIT_TESTS) ## build the C tools, workloads and unit tests
 
 initramfs: tools ## build the guest initramfs (cached by content)
 	bench/mkinitramfs.sh

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-cell - the summary's cell parsers against the golden cells in
+ * tests/fixtures/cells (real run-cell.sh output; see its README.md).
+ * Run from the repository root.
+ */
+#include <stdlib.h>
+
+#include "cell.h"
+#include "tap.h"
+
+#define FX "tests/fixtures/cells/"
+
+int main(void)
+{
+	struct call_sites cs;
+	struct cell c;
+	bool over;
+	unsigned int i;
+	uint64_t hits = 0;
+
+	tap_plan(29);
+	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
+	ok(cs.count == 5, "five call sites");
+
+	ok(cell_load(&c, FX "ok-squashfs", &cs) == 0, "ok-squashfs: a complete cell");
+	is_str(c.status, "OK", "ok-squashfs: status OK");
+	is_str(c.variant, "local_lock", "ok-squashfs: variant from meta");
+	ok(c.has_latency && c.nthreads == 2, "ok-squashfs: two cyclictest threads");
+	is_u64(c.max_us, 52892, "ok-squashfs: max = cyclictest's JSON max over threads");
+	ok(c.has_text_max && c.text_max_us == c.max_us, "ok-squashfs: equals the text's '# Max Latencies'");
+	is_u64(hist_total(&c.hist), 750 + 3564, "ok-squashfs: samples = cyclictest's '# Total'");
+	is_u64(c.hist.overflow, 0, "ok-squashfs: no overflow");
+	ok(hist_percentile(&c.hist, 0.99, &over) <= c.max_us && !over, "ok-squashfs: p99 within range and below max");
+	ok(c.preemptoff.present, "ok-squashfs: preemptoff trace");
+	is_u64(c.preemptoff.max_us, c.preemptoff.header_us, "ok-squashfs: tracing_max_latency = trace header");
+	is_str(c.preemptoff.started, "squashfs_decompress", "ok-squashfs: worst section started at squashfs_decompress");
+	is_str(c.preemptoff.call_site, "squashfs multi-CPU decompressor", "ok-squashfs: attributed to the call site");
+	ok(c.preemptoff.nstack > 0, "ok-squashfs: stack kept");
+	for (i = 0; i < c.nhits; i++)
+		if (!strcmp(c.hits[i].function, "squashfs_decompress"))
+			hits = c.hits[i].hits;
+	ok(hits > 0, "ok-squashfs: path hits of squashfs_decompress (%llu)", (unsigned long long)hits);
+	ok(!strncmp(c.workload_stats, "workload=squashfs ", 18), "ok-squashfs: workload statistics line");
+	cell_free(&c);
+
+	ok(cell_load(&c, FX "overflow", &cs) == 0, "overflow: a complete cell");
+	is_u64(c.hist.overflow, 1346 + 14478, "overflow: overflow = cycles - histogram, per thread, summed");
+	ok(c.has_text_overflow && c.text_overflow == c.hist.overflow, "overflow: equals '# Histogram Overflows'");
+	is_u64(c.max_us, 45997, "overflow: the true max survives the overflow");
+	is_u64(hist_percentile(&c.hist, 0.99, &over), 8, "overflow: p99 beyond the range reports the range...");
+	ok(over, "overflow: ...and says so");
+	is_str(c.status, "OK", "overflow: consistent data stays OK");
+	cell_free(&c);
+
+	ok(cell_load(&c, FX "timeout", &cs) == 0 && !strcmp(c.status, "TIMEOUT") && !c.has_latency,
+	   "timeout: TIMEOUT, no latency data");
+	cell_free(&c);
+	ok(cell_load(&c, FX "invalid", &cs) == 0 && !strcmp(c.status, "INVALID"), "invalid: INVALID");
+	cell_free(&c);
+	ok(cell_load(&c, FX "empty-trace", &cs) == 0 && c.preemptoff.present &&
+	   c.preemptoff.max_us == 0 && !c.preemptoff.call_site, "empty-trace: present, zero, unattributed");
+	cell_free(&c);
+	ok(cell_load(&c, FX "no-such-cell", &cs) == 1, "a directory without meta is not a cell");
+	cell_free(&c);
+	call_sites_free(&cs);
+	tap_exit();
+}

@@ -115,13 +115,23 @@ cell_seconds() { # REP
 	[ "$1" -eq 1 ] && passes=4
 	echo $(( passes * (duration + warmup) * factor + 15 ))
 }
+# A complete cell is kept, unless it is an INFRA cell (the harness failed,
+# nothing was measured): those are redone.
+cell_done() {
+	[ -f "$1/meta" ] && [ "$(kv_get "$1/meta" complete)" = 1 ] &&
+		[ "$(kv_get "$1/meta" status)" != INFRA ]
+}
+
 cells=()
 total_s=0
+kept=0
 for v in "${variants[@]}"; do
 	for w in "${workloads[@]}"; do
 		for ((r = 1; r <= reps; r++)); do
 			cells+=("$v $w $r")
-			if [ ! -f "$out/$v/$w/rep$r/meta" ]; then
+			if cell_done "$out/$v/$w/rep$r"; then
+				kept=$((kept + 1))
+			else
 				total_s=$((total_s + $(cell_seconds "$r")))
 			fi
 		done
@@ -138,7 +148,7 @@ locklat plan
   workloads:   ${workloads[*]}
   repetitions: $reps (rep 1 with all passes, later reps latency only)
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
-  cells:       ${#cells[@]} in $out
+  cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept
   kernels to build: ${todo_builds[*]:-none}
   estimated:   $((est / 60)) min (~10 min per kernel build, ${factor}x wall per guest second)
 EOF
@@ -171,13 +181,6 @@ cell_failed_build() {
 		reason "kernel build failed: $LOCKLAT_BUILD/kernels/$2/build.log" \
 		variant "$2" workload "$3" rep "$4" accel "$accel" complete 1
 	mv "$dir.partial" "$dir"
-}
-
-# A complete cell is kept, unless it is an INFRA cell (the harness failed,
-# nothing was measured): those are redone.
-cell_done() {
-	[ -f "$1/meta" ] && [ "$(kv_get "$1/meta" complete)" = 1 ] &&
-		[ "$(kv_get "$1/meta" status)" != INFRA ]
 }
 
 declare -A slot_pid=() slot_log=()

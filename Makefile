@@ -41,6 +41,10 @@ verify-equivalence: ## compare the converted objects of local_lock and baseline,
 
 # C unit tests: tests/unit/test-<name>.c -> build/tests/test-<name>, run by tests/unit.t.
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test-*.c))
+build/tests/test-cnproc: tests/unit/test-cnproc.c workloads/cnproc/cnproc-msg.c workloads/cnproc/cnproc-msg.h tests/unit/tap.h
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -Iworkloads/cnproc -o $@ $< workloads/cnproc/cnproc-msg.c
+
 build/tests/test-%: tests/unit/test-%.c bench/src/summary/cell.c $(LIB_SRC) $(LIB_HDR) tests/unit/tap.h
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< bench/src/summary/cell.c $(LIB_SRC) $(JSONC)

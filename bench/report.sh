@@ -49,8 +49,11 @@ plots_draw() {
 		gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
 			"$LOCKLAT_ROOT/plots/hist.gp"
 	done <"$data/workloads"
-	cp "$out"/*.png "$out"/*.svg "$LOCKLAT_ROOT/plots/"
-	progress plots "$(find "$out" -name '*.svg' | wc -l) plots in $out (and plots/)"
+	# plots/ shows the runs under results/ (not, say, a test's run in /tmp).
+	case $run in
+	"$LOCKLAT_ROOT/results/"*) cp "$out"/*.png "$out"/*.svg "$LOCKLAT_ROOT/plots/" ;;
+	esac
+	progress plots "$(find "$out" -name '*.svg' | wc -l) plots in $out"
 }
 
 case $what in

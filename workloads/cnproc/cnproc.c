@@ -34,23 +34,12 @@
 #include "locklat.h"
 #include "workload.h"
 
-enum option_values {
-	OPT_DURATION = 1,
-	OPT_HELP,
-	OPT_THREADS,
-};
+static const char usage_text[] = "usage: locklat-cnproc [--threads N] [--duration D]\n";
 
 struct storm {
-	uint64_t deadline_ns;
+	struct wl_worker base;
 	uint64_t children;
-	int error;
 };
-
-static void usage(int status)
-{
-	fprintf(status ? stderr : stdout, "usage: locklat-cnproc [--threads N] [--duration D]\n");
-	exit(status);
-}
 
 /* Join the proc connector's multicast group and ask it to send events. */
 static int listener_open(void)
@@ -89,11 +78,12 @@ static void *storm_main(void *arg)
 {
 	struct storm *s = arg;
 
-	while (!wl_done(s->deadline_ns)) {
+	while (!wl_done(s->base.deadline_ns)) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
-			s->error = errno;
+			s->base.error = errno;
+			s->base.what = "fork";
 			break;
 		}
 		if (pid == 0) {
@@ -108,9 +98,10 @@ static void *storm_main(void *arg)
 	return NULL;
 }
 
+/* The storms run beside the listener, which stops once they are over. */
 struct storm_set {
+	const struct wl_common *wc;
 	struct storm *storms;
-	unsigned int n;
 	volatile int done;
 };
 
@@ -118,7 +109,7 @@ static void *storms_run(void *arg)
 {
 	struct storm_set *set = arg;
 
-	wl_run_threads(set->n, storm_main, set->storms, sizeof(*set->storms));
+	set->storms = wl_workers_run(set->wc, sizeof(*set->storms), storm_main);
 	set->done = 1;
 	return NULL;
 }
@@ -126,53 +117,28 @@ static void *storms_run(void *arg)
 int main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "threads", required_argument, NULL, OPT_THREADS },
+		WL_COMMON_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t threads = 0, duration_ns = 10000000000ULL, t0, children = 0, overruns = 0;
+	uint64_t children = 0, overruns = 0;
 	struct cnproc_tally tally;
-	struct storm_set set;
+	struct storm_set set = { 0 };
+	struct wl_common wc;
 	pthread_t runner;
 	static char buf[1 << 16];
 	unsigned int i;
 	int c, fd;
 
 	ll_prog = "locklat-cnproc";
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_DURATION:
-			if (!parse_duration_ns(optarg, &duration_ns))
-				err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", optarg);
-			break;
-		case OPT_HELP:
-			usage(LL_EXIT_OK);
-			break;
-		case OPT_THREADS:
-			if (!parse_u64(optarg, 1, 1024, &threads))
-				err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", optarg);
-			break;
-		default:
-			usage(LL_EXIT_USAGE);
-		}
-	}
-	if (optind != argc)
-		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (!threads)
-		threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	wl_common_init(&wc);
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+		if (!wl_common_option(&wc, c, optarg, usage_text))
+			wl_unknown_option(argv);
 
 	memset(&tally, 0, sizeof(tally));
 	fd = listener_open();
-	wl_signals_install();
-	set.n = (unsigned int)threads;
-	set.done = 0;
-	set.storms = calloc(threads, sizeof(*set.storms));
-	if (!set.storms)
-		err_exit(LL_EXIT_FAIL, "out of memory");
-	t0 = now_ns();
-	for (i = 0; i < threads; i++)
-		set.storms[i].deadline_ns = t0 + duration_ns;
+	wl_start(&wc, argc, argv);
+	set.wc = &wc;
 	if (pthread_create(&runner, NULL, storms_run, &set))
 		err_exit(LL_EXIT_FAIL, "pthread_create failed");
 	/* Listen until the storms are over and the socket has drained. */
@@ -197,16 +163,12 @@ int main(int argc, char **argv)
 			err_exit(LL_EXIT_FAIL, "malformed proc connector message");
 	}
 	pthread_join(runner, NULL);
-	for (i = 0; i < threads; i++) {
-		if (set.storms[i].error)
-			err_exit(LL_EXIT_FAIL, "storm %u: fork: %s", i, strerror(set.storms[i].error));
+	for (i = 0; i < wc.threads; i++)
 		children += set.storms[i].children;
-	}
 	close(fd);
-	double secs = (double)(now_ns() - t0) / 1e9;
 	wl_stats("cnproc", "threads=%llu seconds=%.3f children=%llu events=%llu fork=%llu exec=%llu "
 		 "comm=%llu exit=%llu lost=%llu overruns=%llu",
-		 (unsigned long long)threads, secs, (unsigned long long)children,
+		 (unsigned long long)wc.threads, wl_elapsed_s(&wc), (unsigned long long)children,
 		 (unsigned long long)tally.events, (unsigned long long)tally.fork,
 		 (unsigned long long)tally.exec, (unsigned long long)tally.comm,
 		 (unsigned long long)tally.exit, (unsigned long long)tally.lost,

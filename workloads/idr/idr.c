@@ -28,25 +28,12 @@
 #include "locklat.h"
 #include "workload.h"
 
-enum option_values {
-	OPT_DURATION = 1,
-	OPT_HELP,
-	OPT_THREADS,
-};
+static const char usage_text[] = "usage: locklat-idr [--threads N] [--duration D]\n";
 
 struct worker {
-	unsigned int index;
-	uint64_t deadline_ns;
+	struct wl_worker base;
 	uint64_t forks, queues, watches;
-	int error;
-	const char *what;
 };
-
-static void usage(int status)
-{
-	fprintf(status ? stderr : stdout, "usage: locklat-idr [--threads N] [--duration D]\n");
-	exit(status);
-}
 
 static void *worker_main(void *arg)
 {
@@ -54,17 +41,17 @@ static void *worker_main(void *arg)
 	int ifd = inotify_init1(IN_CLOEXEC);
 
 	if (ifd < 0) {
-		w->error = errno;
-		w->what = "inotify_init1";
+		w->base.error = errno;
+		w->base.what = "inotify_init1 (CONFIG_INOTIFY_USER?)";
 		return NULL;
 	}
-	while (!wl_done(w->deadline_ns)) {
+	while (!wl_done(w->base.deadline_ns)) {
 		pid_t pid = fork();
 		int q, wd;
 
 		if (pid < 0) {
-			w->error = errno;
-			w->what = "fork";
+			w->base.error = errno;
+			w->base.what = "fork";
 			break;
 		}
 		if (pid == 0)
@@ -75,8 +62,8 @@ static void *worker_main(void *arg)
 
 		q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
 		if (q < 0) {
-			w->error = errno;
-			w->what = "msgget";
+			w->base.error = errno;
+			w->base.what = "msgget (CONFIG_SYSVIPC?)";
 			break;
 		}
 		msgctl(q, IPC_RMID, NULL);
@@ -84,8 +71,8 @@ static void *worker_main(void *arg)
 
 		wd = inotify_add_watch(ifd, "/tmp", IN_CREATE);
 		if (wd < 0) {
-			w->error = errno;
-			w->what = "inotify_add_watch";
+			w->base.error = errno;
+			w->base.what = "inotify_add_watch";
 			break;
 		}
 		inotify_rm_watch(ifd, wd);
@@ -98,61 +85,29 @@ static void *worker_main(void *arg)
 int main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "threads", required_argument, NULL, OPT_THREADS },
+		WL_COMMON_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t threads = 0, duration_ns = 10000000000ULL, t0;
 	uint64_t forks = 0, queues = 0, watches = 0;
+	struct wl_common wc;
 	struct worker *workers;
 	unsigned int i;
 	int c;
 
 	ll_prog = "locklat-idr";
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_DURATION:
-			if (!parse_duration_ns(optarg, &duration_ns))
-				err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", optarg);
-			break;
-		case OPT_HELP:
-			usage(LL_EXIT_OK);
-			break;
-		case OPT_THREADS:
-			if (!parse_u64(optarg, 1, 1024, &threads))
-				err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", optarg);
-			break;
-		default:
-			usage(LL_EXIT_USAGE);
-		}
-	}
-	if (optind != argc)
-		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (!threads)
-		threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-
-	wl_signals_install();
-	workers = calloc(threads, sizeof(*workers));
-	if (!workers)
-		err_exit(LL_EXIT_FAIL, "out of memory");
-	t0 = now_ns();
-	for (i = 0; i < threads; i++) {
-		workers[i].index = i;
-		workers[i].deadline_ns = t0 + duration_ns;
-	}
-	wl_run_threads((unsigned int)threads, worker_main, workers, sizeof(*workers));
-	for (i = 0; i < threads; i++) {
-		if (workers[i].error)
-			err_exit(LL_EXIT_FAIL, "worker %u: %s: %s (kernel without SYSVIPC or INOTIFY_USER?)",
-				 i, workers[i].what, strerror(workers[i].error));
+	wl_common_init(&wc);
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+		if (!wl_common_option(&wc, c, optarg, usage_text))
+			wl_unknown_option(argv);
+	wl_start(&wc, argc, argv);
+	workers = wl_workers_run(&wc, sizeof(*workers), worker_main);
+	for (i = 0; i < wc.threads; i++) {
 		forks += workers[i].forks;
 		queues += workers[i].queues;
 		watches += workers[i].watches;
 	}
-	double secs = (double)(now_ns() - t0) / 1e9;
 	wl_stats("idr", "threads=%llu seconds=%.3f forks=%llu msg_queues=%llu inotify_watches=%llu",
-		 (unsigned long long)threads, secs, (unsigned long long)forks,
+		 (unsigned long long)wc.threads, wl_elapsed_s(&wc), (unsigned long long)forks,
 		 (unsigned long long)queues, (unsigned long long)watches);
 	free(workers);
 	return 0;

@@ -34,31 +34,23 @@
 #include "workload.h"
 
 enum option_values {
-	OPT_DURATION = 1,
-	OPT_FILE_DIR,
-	OPT_HELP,
+	OPT_FILE_DIR = WL_OPT_OWN,
 	OPT_MIB,
-	OPT_THREADS,
 };
+
+static const char usage_text[] =
+	"usage: locklat-lru [--threads N] [--duration D] [--mib M] [--file DIR]\n";
 
 #define PAGE 4096UL
 
 struct worker {
-	unsigned int index;
-	uint64_t deadline_ns;
-	size_t bytes;
-	const char *file_dir;
+	struct wl_worker base;
 	uint64_t cycles, pages, compactions;
 	uint64_t checksum;
-	int error;
 };
 
-static void usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-lru [--threads N] [--duration D] [--mib M] [--file DIR]\n");
-	exit(status);
-}
+static size_t bytes = 8UL << 20;
+static const char *file_dir = "/tmp";
 
 /* Write "1" to compact_memory: compact_zone() -> lru_add_drain_cpu_zone(). */
 static int compact_now(void)
@@ -121,36 +113,40 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	char path[PATH_MAX];
 	uint64_t next_compact = now_ns();
-	int fd = file_make(w->file_dir, w->index, w->bytes / 4, path, sizeof(path));
+	int fd = file_make(file_dir, w->base.index, bytes / 4, path, sizeof(path));
 
 	if (fd < 0) {
-		w->error = errno ? errno : EIO;
+		w->base.error = errno ? errno : EIO;
+		w->base.what = "create the tmpfs file";
 		return NULL;
 	}
-	while (!wl_done(w->deadline_ns)) {
-		char *mem = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
+	while (!wl_done(w->base.deadline_ns)) {
+		char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		size_t off, half = w->bytes / 2;
+		size_t off, half = bytes / 2;
 
 		if (mem == MAP_FAILED) {
-			w->error = errno;
+			w->base.error = errno;
+			w->base.what = "mmap";
 			break;
 		}
-		for (off = 0; off < w->bytes; off += PAGE)
+		for (off = 0; off < bytes; off += PAGE)
 			mem[off] = (char)off;
 		if (madvise(mem, half, MADV_COLD) || madvise(mem + half, half, MADV_FREE)) {
-			w->error = errno;
-			munmap(mem, w->bytes);
+			w->base.error = errno;
+			w->base.what = "madvise(MADV_COLD/MADV_FREE)";
+			munmap(mem, bytes);
 			break;
 		}
-		munmap(mem, w->bytes);
-		if (file_read_twice(fd, w->bytes / 4, &w->checksum)) {
-			w->error = errno ? errno : EIO;
+		munmap(mem, bytes);
+		if (file_read_twice(fd, bytes / 4, &w->checksum)) {
+			w->base.error = errno ? errno : EIO;
+			w->base.what = "read the tmpfs file";
 			break;
 		}
-		w->pages += w->bytes / PAGE;
+		w->pages += bytes / PAGE;
 		w->cycles++;
-		if (w->index == 0 && now_ns() >= next_compact) {
+		if (w->base.index == 0 && now_ns() >= next_compact) {
 			if (compact_now() == 0)
 				w->compactions++;
 			next_compact = now_ns() + 1000000000ULL;
@@ -164,75 +160,47 @@ static void *worker_main(void *arg)
 int main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
-		{ "duration", required_argument, NULL, OPT_DURATION },
+		WL_COMMON_LONG_OPTIONS,
 		{ "file", required_argument, NULL, OPT_FILE_DIR },
-		{ "help", no_argument, NULL, OPT_HELP },
 		{ "mib", required_argument, NULL, OPT_MIB },
-		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t threads = 0, duration_ns = 10000000000ULL, mib = 8, t0;
-	uint64_t cycles = 0, pages = 0, compactions = 0, checksum = 0;
-	const char *file_dir = "/tmp";
+	uint64_t mib, cycles = 0, pages = 0, compactions = 0, checksum = 0;
+	struct wl_common wc;
 	struct worker *workers;
 	unsigned int i;
 	int c;
 
 	ll_prog = "locklat-lru";
+	wl_common_init(&wc);
 	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		if (wl_common_option(&wc, c, optarg, usage_text))
+			continue;
 		switch (c) {
-		case OPT_DURATION:
-			if (!parse_duration_ns(optarg, &duration_ns))
-				err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", optarg);
-			break;
 		case OPT_FILE_DIR:
 			file_dir = optarg;
-			break;
-		case OPT_HELP:
-			usage(LL_EXIT_OK);
 			break;
 		case OPT_MIB:
 			if (!parse_u64(optarg, 1, 1024, &mib))
 				err_exit(LL_EXIT_USAGE, "--mib wants 1..1024, got '%s'", optarg);
-			break;
-		case OPT_THREADS:
-			if (!parse_u64(optarg, 1, 1024, &threads))
-				err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", optarg);
+			bytes = mib << 20;
 			break;
 		default:
-			usage(LL_EXIT_USAGE);
+			wl_unknown_option(argv);
 		}
 	}
-	if (optind != argc)
-		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (access(file_dir, W_OK))
 		err_exit_errno(LL_EXIT_FAIL, "--file %s", file_dir);
-	if (!threads)
-		threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-
-	wl_signals_install();
-	workers = calloc(threads, sizeof(*workers));
-	if (!workers)
-		err_exit(LL_EXIT_FAIL, "out of memory");
-	t0 = now_ns();
-	for (i = 0; i < threads; i++) {
-		workers[i].index = i;
-		workers[i].deadline_ns = t0 + duration_ns;
-		workers[i].bytes = mib << 20;
-		workers[i].file_dir = file_dir;
-	}
-	wl_run_threads((unsigned int)threads, worker_main, workers, sizeof(*workers));
-	for (i = 0; i < threads; i++) {
-		if (workers[i].error)
-			err_exit(LL_EXIT_FAIL, "worker %u: %s", i, strerror(workers[i].error));
+	wl_start(&wc, argc, argv);
+	workers = wl_workers_run(&wc, sizeof(*workers), worker_main);
+	for (i = 0; i < wc.threads; i++) {
 		cycles += workers[i].cycles;
 		pages += workers[i].pages;
 		compactions += workers[i].compactions;
 		checksum += workers[i].checksum;
 	}
-	double secs = (double)(now_ns() - t0) / 1e9;
 	wl_stats("lru", "threads=%llu seconds=%.3f cycles=%llu anon_pages=%llu compactions=%llu checksum=%llu",
-		 (unsigned long long)threads, secs, (unsigned long long)cycles,
+		 (unsigned long long)wc.threads, wl_elapsed_s(&wc), (unsigned long long)cycles,
 		 (unsigned long long)pages, (unsigned long long)compactions,
 		 (unsigned long long)checksum);
 	free(workers);

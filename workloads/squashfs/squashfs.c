@@ -32,37 +32,28 @@
 #include "workload.h"
 
 enum option_values {
-	OPT_DIR = 1,
-	OPT_DURATION,
+	OPT_DIR = WL_OPT_OWN,
 	OPT_FILES,
 	OPT_GENERATE,
-	OPT_HELP,
 	OPT_SEED,
 	OPT_SIZE,
-	OPT_THREADS,
 };
+
+static const char usage_text[] =
+	"usage: locklat-squashfs --dir DIR [--threads N] [--duration D]\n"
+	"       locklat-squashfs --generate DIR [--files N] [--size BYTES] [--seed S]\n";
 
 #define MAX_FILES 1024
 #define READ_CHUNK (1 << 20)
 
 struct reader {
-	unsigned int index;
-	uint64_t deadline_ns;
+	struct wl_worker base;
 	uint64_t bytes;
 	uint64_t files;
-	int error;
 };
 
 static char *file_paths[MAX_FILES];
 static unsigned int file_count;
-
-static void usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-squashfs --dir DIR [--threads N] [--duration D]\n"
-		"       locklat-squashfs --generate DIR [--files N] [--size BYTES] [--seed S]\n");
-	exit(status);
-}
 
 static int generate(const char *dir, uint64_t files, uint64_t size, uint64_t seed)
 {
@@ -126,30 +117,33 @@ static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	char *buf = malloc(READ_CHUNK);
-	unsigned int next = r->index;
+	unsigned int next = r->base.index;
 
 	if (!buf) {
-		r->error = ENOMEM;
+		r->base.error = ENOMEM;
 		return NULL;
 	}
-	while (!wl_done(r->deadline_ns)) {
+	while (!wl_done(r->base.deadline_ns)) {
 		const char *path = file_paths[next++ % file_count];
 		int fd = open(path, O_RDONLY);
 		ssize_t got = 0;
 
 		if (fd < 0) {
-			r->error = errno;
+			r->base.error = errno;
+			r->base.what = path;
 			break;
 		}
 		/* Drop this file's cached pages: the next read must decompress. */
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		while (!wl_stop && (got = read(fd, buf, READ_CHUNK)) > 0)
 			r->bytes += (uint64_t)got;
-		if (got < 0 && errno != EINTR)
-			r->error = errno;
+		if (got < 0 && errno != EINTR) {
+			r->base.error = errno;
+			r->base.what = path;
+		}
 		close(fd);
 		r->files++;
-		if (r->error)
+		if (r->base.error)
 			break;
 	}
 	free(buf);
@@ -159,33 +153,30 @@ static void *reader_main(void *arg)
 int main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
+		WL_COMMON_LONG_OPTIONS,
 		{ "dir", required_argument, NULL, OPT_DIR },
-		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "files", required_argument, NULL, OPT_FILES },
 		{ "generate", required_argument, NULL, OPT_GENERATE },
-		{ "help", no_argument, NULL, OPT_HELP },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *gen_dir = NULL;
-	uint64_t threads = 0, duration_ns = 10000000000ULL;
-	uint64_t files = 8, size = 4 << 20, seed = 1;
-	uint64_t t0, bytes = 0, nfiles = 0;
+	uint64_t files = 8, size = 4 << 20, seed = 1, bytes = 0, nfiles = 0;
+	struct wl_common wc;
 	struct reader *readers;
 	unsigned int i;
+	double secs;
 	int c;
 
 	ll_prog = "locklat-squashfs";
+	wl_common_init(&wc);
 	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		if (wl_common_option(&wc, c, optarg, usage_text))
+			continue;
 		switch (c) {
 		case OPT_DIR:
 			dir = optarg;
-			break;
-		case OPT_DURATION:
-			if (!parse_duration_ns(optarg, &duration_ns))
-				err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", optarg);
 			break;
 		case OPT_FILES:
 			if (!parse_u64(optarg, 1, MAX_FILES, &files))
@@ -193,9 +184,6 @@ int main(int argc, char **argv)
 			break;
 		case OPT_GENERATE:
 			gen_dir = optarg;
-			break;
-		case OPT_HELP:
-			usage(LL_EXIT_OK);
 			break;
 		case OPT_SEED:
 			if (!parse_u64(optarg, 0, UINT64_MAX, &seed))
@@ -205,45 +193,30 @@ int main(int argc, char **argv)
 			if (!parse_u64(optarg, 1, 1ULL << 32, &size))
 				err_exit(LL_EXIT_USAGE, "--size wants 1..4294967296 bytes, got '%s'", optarg);
 			break;
-		case OPT_THREADS:
-			if (!parse_u64(optarg, 1, 1024, &threads))
-				err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", optarg);
-			break;
 		default:
-			usage(LL_EXIT_USAGE);
+			wl_unknown_option(argv);
 		}
 	}
-	if (optind != argc)
-		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (gen_dir && dir)
 		err_exit(LL_EXIT_USAGE, "--generate and --dir exclude each other");
-	if (gen_dir)
+	if (gen_dir) {
+		if (optind != argc)
+			err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 		return generate(gen_dir, files, size, seed);
+	}
 	if (!dir)
-		usage(LL_EXIT_USAGE);
-	if (!threads)
-		threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+		err_exit(LL_EXIT_USAGE, "--dir or --generate is required (see --help)");
 
 	files_scan(dir);
-	wl_signals_install();
-	readers = calloc(threads, sizeof(*readers));
-	if (!readers)
-		err_exit(LL_EXIT_FAIL, "out of memory");
-	t0 = now_ns();
-	for (i = 0; i < threads; i++) {
-		readers[i].index = i;
-		readers[i].deadline_ns = t0 + duration_ns;
-	}
-	wl_run_threads((unsigned int)threads, reader_main, readers, sizeof(*readers));
-	for (i = 0; i < threads; i++) {
-		if (readers[i].error)
-			err_exit(LL_EXIT_FAIL, "reader %u: %s", i, strerror(readers[i].error));
+	wl_start(&wc, argc, argv);
+	readers = wl_workers_run(&wc, sizeof(*readers), reader_main);
+	for (i = 0; i < wc.threads; i++) {
 		bytes += readers[i].bytes;
 		nfiles += readers[i].files;
 	}
-	double secs = (double)(now_ns() - t0) / 1e9;
+	secs = wl_elapsed_s(&wc);
 	wl_stats("squashfs", "threads=%llu seconds=%.3f files_read=%llu bytes_read=%llu mib_per_s=%.2f",
-		 (unsigned long long)threads, secs, (unsigned long long)nfiles,
+		 (unsigned long long)wc.threads, secs, (unsigned long long)nfiles,
 		 (unsigned long long)bytes, secs > 0 ? (double)bytes / 1048576.0 / secs : 0.0);
 	free(readers);
 	return 0;

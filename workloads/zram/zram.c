@@ -33,29 +33,22 @@
 #endif
 
 enum option_values {
-	OPT_DURATION = 1,
-	OPT_HELP,
-	OPT_MIB,
-	OPT_THREADS,
+	OPT_MIB = WL_OPT_OWN,
 };
+
+static const char usage_text[] =
+	"usage: locklat-zram [--threads N] [--duration D] [--mib-per-thread M]\n";
 
 #define CHUNK (1UL << 20)
 
 struct worker {
-	unsigned int index;
-	uint64_t deadline_ns;
+	struct wl_worker base;
 	size_t bytes;
 	uint64_t chunks;
 	uint64_t checksum;	/* reads must not be optimised away */
-	int error;
 };
 
-static void usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-zram [--threads N] [--duration D] [--mib-per-thread M]\n");
-	exit(status);
-}
+static size_t bytes_per_thread = 32 * CHUNK;
 
 /* A /proc/vmstat counter, or 0. */
 static uint64_t vmstat(const char *name)
@@ -105,21 +98,25 @@ static bool swap_active(void)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	size_t nchunks = w->bytes / CHUNK, c = 0, off;
-	uint64_t seed = w->index + 1;
-	char *mem = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t nchunks, c = 0, off;
+	uint64_t seed = w->base.index + 1;
+	char *mem;
 
+	w->bytes = bytes_per_thread;
+	nchunks = w->bytes / CHUNK;
+	mem = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
-		w->error = errno;
+		w->base.error = errno;
+		w->base.what = "mmap";
 		return NULL;
 	}
 	wl_text_fill(mem, w->bytes, &seed);
-	while (!wl_done(w->deadline_ns)) {
+	while (!wl_done(w->base.deadline_ns)) {
 		char *chunk = mem + (c++ % nchunks) * CHUNK;
 
 		if (madvise(chunk, CHUNK, MADV_PAGEOUT)) {
-			w->error = errno;
+			w->base.error = errno;
+			w->base.what = "madvise(MADV_PAGEOUT)";
 			break;
 		}
 		/* Swap the chunk back in, one read per page. */
@@ -134,71 +131,41 @@ static void *worker_main(void *arg)
 int main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "help", no_argument, NULL, OPT_HELP },
+		WL_COMMON_LONG_OPTIONS,
 		{ "mib-per-thread", required_argument, NULL, OPT_MIB },
-		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t threads = 0, duration_ns = 10000000000ULL, mib = 32;
-	uint64_t out0, in0, orig, compr, t0, chunks = 0, checksum = 0;
+	uint64_t mib, out0, in0, orig, compr, chunks = 0, checksum = 0;
+	struct wl_common wc;
 	struct worker *workers;
 	unsigned int i;
 	int c;
 
 	ll_prog = "locklat-zram";
+	wl_common_init(&wc);
 	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_DURATION:
-			if (!parse_duration_ns(optarg, &duration_ns))
-				err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", optarg);
-			break;
-		case OPT_HELP:
-			usage(LL_EXIT_OK);
-			break;
-		case OPT_MIB:
-			if (!parse_u64(optarg, 1, 4096, &mib))
-				err_exit(LL_EXIT_USAGE, "--mib-per-thread wants 1..4096, got '%s'", optarg);
-			break;
-		case OPT_THREADS:
-			if (!parse_u64(optarg, 1, 1024, &threads))
-				err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", optarg);
-			break;
-		default:
-			usage(LL_EXIT_USAGE);
-		}
+		if (wl_common_option(&wc, c, optarg, usage_text))
+			continue;
+		if (c != OPT_MIB)
+			wl_unknown_option(argv);
+		if (!parse_u64(optarg, 1, 4096, &mib))
+			err_exit(LL_EXIT_USAGE, "--mib-per-thread wants 1..4096, got '%s'", optarg);
+		bytes_per_thread = mib * CHUNK;
 	}
-	if (optind != argc)
-		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 	if (!swap_active())
 		err_exit(LL_EXIT_FAIL, "no active swap: set up zram swap first (the guest's zram setup)");
-	if (!threads)
-		threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-
-	wl_signals_install();
-	workers = calloc(threads, sizeof(*workers));
-	if (!workers)
-		err_exit(LL_EXIT_FAIL, "out of memory");
 	out0 = vmstat("pswpout");
 	in0 = vmstat("pswpin");
-	t0 = now_ns();
-	for (i = 0; i < threads; i++) {
-		workers[i].index = i;
-		workers[i].deadline_ns = t0 + duration_ns;
-		workers[i].bytes = mib * CHUNK;
-	}
-	wl_run_threads((unsigned int)threads, worker_main, workers, sizeof(*workers));
+	wl_start(&wc, argc, argv);
+	workers = wl_workers_run(&wc, sizeof(*workers), worker_main);
 	zram_mm_stat(&orig, &compr);
-	for (i = 0; i < threads; i++) {
-		if (workers[i].error)
-			err_exit(LL_EXIT_FAIL, "worker %u: %s", i, strerror(workers[i].error));
+	for (i = 0; i < wc.threads; i++) {
 		chunks += workers[i].chunks;
 		checksum += workers[i].checksum;
 	}
-	double secs = (double)(now_ns() - t0) / 1e9;
 	wl_stats("zram", "threads=%llu seconds=%.3f chunks=%llu pswpout=%llu pswpin=%llu "
 		 "zram_orig_bytes=%llu zram_compr_bytes=%llu checksum=%llu",
-		 (unsigned long long)threads, secs, (unsigned long long)chunks,
+		 (unsigned long long)wc.threads, wl_elapsed_s(&wc), (unsigned long long)chunks,
 		 (unsigned long long)(vmstat("pswpout") - out0),
 		 (unsigned long long)(vmstat("pswpin") - in0),
 		 (unsigned long long)orig, (unsigned long long)compr,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "locklat.h"
 
@@ -113,4 +114,73 @@ void wl_text_fill(char *buf, size_t len, uint64_t *seed)
 		if ((r & 0x3f) == 0 && pos + 12 < len)
 			pos += (size_t)snprintf(buf + pos, 12, "%u ", (unsigned int)(r >> 40));
 	}
+}
+
+void wl_common_init(struct wl_common *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->duration_ns = 10000000000ULL;
+	opterr = 0;
+}
+
+void wl_unknown_option(char **argv)
+{
+	err_exit(LL_EXIT_USAGE, "unknown option or missing value '%s' (see --help)", argv[optind - 1]);
+}
+
+int wl_common_option(struct wl_common *wc, int c, const char *arg, const char *usage)
+{
+	switch (c) {
+	case WL_OPT_DURATION:
+		if (!parse_duration_ns(arg, &wc->duration_ns))
+			err_exit(LL_EXIT_USAGE, "--duration wants a positive time like 10 or 500ms, got '%s'", arg);
+		return 1;
+	case WL_OPT_HELP:
+		fputs(usage, stdout);
+		exit(LL_EXIT_OK);
+	case WL_OPT_THREADS:
+		if (!parse_u64(arg, 1, 1024, &wc->threads))
+			err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", arg);
+		return 1;
+	}
+	return 0;
+}
+
+void wl_start(struct wl_common *wc, int argc, char **argv)
+{
+	if (optind != argc)
+		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (!wc->threads)
+		wc->threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	wl_signals_install();
+	wc->start_ns = now_ns();
+}
+
+double wl_elapsed_s(const struct wl_common *wc)
+{
+	return (double)(now_ns() - wc->start_ns) / 1e9;
+}
+
+void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *))
+{
+	char *workers = calloc(wc->threads, size);
+	unsigned int i;
+
+	if (!workers)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	for (i = 0; i < wc->threads; i++) {
+		struct wl_worker *w = (struct wl_worker *)(workers + i * size);
+
+		w->index = i;
+		w->deadline_ns = wc->start_ns + wc->duration_ns;
+	}
+	wl_run_threads((unsigned int)wc->threads, fn, workers, size);
+	for (i = 0; i < wc->threads; i++) {
+		struct wl_worker *w = (struct wl_worker *)(workers + i * size);
+
+		if (w->error)
+			err_exit(LL_EXIT_FAIL, "thread %u: %s: %s", i, w->what ? w->what : "failed",
+				 strerror(w->error));
+	}
+	return workers;
 }

@@ -9,9 +9,63 @@
 #ifndef LOCKLAT_WORKLOAD_H
 #define LOCKLAT_WORKLOAD_H
 
+#include <getopt.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The options every workload takes. */
+struct wl_common {
+	uint64_t threads;	/* --threads N, default: the online CPUs */
+	uint64_t duration_ns;	/* --duration D, default 10 s */
+	uint64_t start_ns;	/* set by wl_start() */
+};
+
+/* Option ids: the common ones, then each workload's own from WL_OPT_OWN. */
+enum wl_option_values {
+	WL_OPT_DURATION = 1,
+	WL_OPT_HELP,
+	WL_OPT_THREADS,
+	WL_OPT_OWN,
+};
+
+/* The common entries of a workload's long_options table. */
+#define WL_COMMON_LONG_OPTIONS                                         \
+	{ "duration", required_argument, NULL, WL_OPT_DURATION },     \
+	{ "help", no_argument, NULL, WL_OPT_HELP },                   \
+	{ "threads", required_argument, NULL, WL_OPT_THREADS }
+
+/* The first member of a workload's per-thread struct. */
+struct wl_worker {
+	unsigned int index;
+	uint64_t deadline_ns;
+	int error;		/* errno of the failure that stopped the thread */
+	const char *what;	/* the operation that failed */
+};
+
+/* Defaults; also silences getopt, whose errors wl_unknown_option() reports. */
+void wl_common_init(struct wl_common *wc);
+/* "unknown option" for the option getopt_long just refused; exits 2. */
+void wl_unknown_option(char **argv) __attribute__((noreturn));
+/*
+ * Handle option c if it is a common one: returns 1 if so, 0 if not. --help
+ * prints usage and exits 0; a bad value exits with status 2.
+ */
+int wl_common_option(struct wl_common *wc, int c, const char *arg, const char *usage);
+/*
+ * After option parsing: reject leftover arguments, default the thread count,
+ * install the SIGTERM handlers, start the clock.
+ */
+void wl_start(struct wl_common *wc, int argc, char **argv);
+double wl_elapsed_s(const struct wl_common *wc);
+
+/*
+ * Run fn in wc->threads threads over an array of structs of size bytes, each
+ * starting with struct wl_worker (index and deadline filled in), and wait for
+ * them. Exits with the first thread's error, if any. Returns the array (free
+ * it); n is the thread count.
+ */
+void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *));
 
 /* Set by SIGTERM/SIGINT: workers finish their current operation and return. */
 extern volatile sig_atomic_t wl_stop;

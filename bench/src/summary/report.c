@@ -162,9 +162,10 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 
 		switch (what) {
 		case 0: fprintf(f, " **%s** |", spread(buf, sizeof(buf), g->max, g->n)); break;
-		case 1: fprintf(f, " %s |", spread(buf, sizeof(buf), g->p99, g->n)); break;
-		case 2: fprintf(f, " %s |", spread(buf, sizeof(buf), g->p999, g->n)); break;
-		case 3: fprintf(f, " %s |", spread(buf, sizeof(buf), g->p50, g->n)); break;
+		/* "≥": the value is the histogram's range, the percentile lies beyond. */
+		case 1: fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n)); break;
+		case 2: fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n)); break;
+		case 3: fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n)); break;
 		case 4: fprintf(f, " %llu%s |", g->samples, g->overflowed ? " (overflowed)" : ""); break;
 		case 5: fprintf(f, " %zu / %zu |", g->n, g->ncells); break;
 		case 6:

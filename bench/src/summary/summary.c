@@ -221,8 +221,11 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 			continue;
 		g->max[g->n] = (double)c->max_us;
 		g->p50[g->n] = (double)hist_percentile(&c->hist, 0.50, &over);
+		g->p50_over |= over;
 		g->p99[g->n] = (double)hist_percentile(&c->hist, 0.99, &over);
+		g->p99_over |= over;
 		g->p999[g->n] = (double)hist_percentile(&c->hist, 0.999, &over);
+		g->p999_over |= over;
 		g->overflowed |= c->hist.overflow > 0;
 		g->samples += hist_total(&c->hist);
 		for (k = 0; k < c->hist.buckets; k++)

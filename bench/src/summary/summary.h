@@ -21,6 +21,8 @@ struct group {
 	size_t n;			/* measured cells (OK or FINDINGS) */
 	double max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
 	bool overflowed;
+	/* a percentile of some repetition fell among the histogram's overflows */
+	bool p50_over, p99_over, p999_over;
 	unsigned long long samples;
 	unsigned int findings;
 	struct histogram hist;		/* all measured repetitions merged */

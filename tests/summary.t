@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# summary.t - locklat-summary on a fixture run tree made of real cells
+# (tests/fixtures/run: 4 repetitions of two variants, an INVALID, a TIMEOUT
+# and a FINDINGS cell, an overflowed histogram, a single repetition), checked
+# against golden outputs, plus the properties a reader relies on.
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$root/build/bin/locklat-summary
+[ -x "$bin" ] || tap_skip_all "$bin not built (make tools)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -a "$root/tests/fixtures/run" "$tmp/run"
+golden=$root/tests/fixtures/summary
+tap_plan 12
+
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" "$tmp/run" >/dev/null
+tap_result $? "locklat-summary on the fixture run"
+# Paths differ per checkout: compare with the run directory masked.
+for f in summary.md summary.csv summary.json; do
+	sed "s|$tmp/run|RUN|g" "$tmp/run/$f" >"$tmp/$f"
+	diff -u "$golden/$f" "$tmp/$f" >"$tmp/$f.diff"
+	tap_result $? "$f equals the golden output"
+	[ -s "$tmp/$f.diff" ] && head -n 20 "$tmp/$f.diff" | sed 's/^/# /'
+done
+
+md=$tmp/summary.md
+grep -q 'Instruction time, not hardware latency' "$md"
+tap_result $? "tcg runs carry the instruction-time caveat"
+grep -q '| TIMEOUT | watchdog killed QEMU' "$md"
+tap_result $? "a TIMEOUT cell is listed with its reason"
+grep -q '| INVALID |' "$md"
+tap_result $? "an INVALID cell is listed with its reason"
+grep -q 'scheduling-while-atomic' "$md"
+tap_result $? "kernel splats are listed"
+grep -Eq '^\| local_lock vs baseline \| [0-9.]+× \| [0-9.]+ \| [0-9.]+ \| ' "$md"
+tap_result $? "the A/A comparison has a ratio and exact p-values"
+grep -q 'inconclusive' "$md"
+tap_result $? "too few repetitions are called inconclusive"
+[ "$(wc -l <"$tmp/run/summary.csv")" -eq $(( $(find "$tmp/run" -name meta | wc -l) + 1 )) ]
+tap_result $? "summary.csv has a row per cell"
+for f in max preemptoff irqsoff; do [ -s "$tmp/run/plot-data/$f.dat" ] || false; done
+tap_result $? "plot data written"
+tap_done

@@ -185,9 +185,11 @@ elif grep -qP '^panic\t' "$partial/findings"; then
 	status=FINDINGS reason="kernel panic"
 elif [ ! -f "$partial/guest/guest-complete" ]; then
 	status=INVALID reason="the guest did not finish its steps"
+elif grep -qv ' 0$' "$partial/guest/steps" 2>/dev/null; then
+	status=INVALID reason="guest steps failed: $(grep -v ' 0$' "$partial/guest/steps" | tr '\n' ' ')"
 elif [ -n "$workload" ] && [ "$WORKLOAD_TARGETS" != - ] &&
 	[[ " $passes " == *" verify "* ]] &&
-	! awk '$2 > 0 { hit = 1 } END { exit !hit }' "$partial/guest/path-hits" 2>/dev/null; then
+	! awk '$2 ~ /^[0-9]+$/ && $2 > 0 { hit = 1 } END { exit !hit }' "$partial/guest/path-hits" 2>/dev/null; then
 	status=INVALID reason="no hit of any target ($WORKLOAD_TARGETS): the workload did not reach its call site"
 elif [ "$findings_status" -eq 1 ]; then
 	status=FINDINGS reason="kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"

@@ -294,15 +294,18 @@ static void findings_load(struct cell *c, const char *path)
 	fclose(f);
 }
 
+/* "function hits" lines; a target the kernel could not trace says "unavailable". */
 static void hits_load(struct cell *c, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char fn[80];
-	unsigned long long n;
+	char line[256], fn[80], count[32];
+	uint64_t n;
 
 	if (!f)
 		return;
-	while (c->nhits < CELL_MAX_ITEMS && fscanf(f, "%79s %llu", fn, &n) == 2) {
+	while (c->nhits < CELL_MAX_ITEMS && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%79s %31s", fn, count) != 2 || !parse_u64(count, 0, UINT64_MAX, &n))
+			continue;
 		copy_str(c->hits[c->nhits].function, sizeof(fn), fn);
 		c->hits[c->nhits++].hits = n;
 	}

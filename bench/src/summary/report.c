@@ -122,7 +122,9 @@ static void md_header(FILE *f, const struct run *run)
 	meta_values(run, "duration_s", buf, sizeof(buf));
 	fprintf(f, "- Pass length: %s s of guest time per pass (", buf);
 	meta_values(run, "warmup_s", buf, sizeof(buf));
-	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200 -h 1000000`, one thread per vCPU\n", buf);
+	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200`, one thread per vCPU, ", buf);
+	meta_values(run, "hist_range_us", buf, sizeof(buf));
+	fprintf(f, "histogram range %s µs\n", buf);
 	meta_values(run, "manifest.source_package", buf, sizeof(buf));
 	fprintf(f, "- Kernel source: %s; ", buf);
 	meta_values(run, "manifest.gcc_version", buf, sizeof(buf));
@@ -211,7 +213,10 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		if (!a || !b)
 			continue;
 		comparison_judge(&cmp, a, b);
-		fprintf(f, "| %s vs %s | %.2f× | ", a->variant, b->variant, cmp.ratio);
+		if (a->n && b->n && !isnan(cmp.ratio))
+			fprintf(f, "| %s vs %s | %.2f× | ", a->variant, b->variant, cmp.ratio);
+		else
+			fprintf(f, "| %s vs %s | – | ", a->variant, b->variant);
 		if (cmp.p_max >= 0)
 			fprintf(f, "%.3f | %.3f |", cmp.p_max, cmp.p_p99);
 		else

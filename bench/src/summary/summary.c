@@ -296,7 +296,7 @@ void comparison_judge(struct comparison *cmp, const struct group *a, const struc
 {
 	double ma = median(a->max, a->n), mb = median(b->max, b->n);
 
-	cmp->ratio = mb > 0 ? ma / mb : NAN;
+	cmp->ratio = a->n && b->n && mb > 0 ? ma / mb : NAN;
 	cmp->p_max = mann_whitney_p(a->max, a->n, b->max, b->n);
 	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
 	cmp->na = a->n;

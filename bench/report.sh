@@ -34,17 +34,25 @@ summary_write() {
 	esac
 }
 
+# bars TABLE TITLE: a grouped bar chart of plot-data/TABLE.dat, if it has a
+# number to draw (a column per variant, NaN where there is no data).
+bars() {
+	local table=$run/plot-data/$1.dat columns
+	awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "NaN") found = 1 } END { exit !found }' "$table" ||
+		return 0
+	columns=$(awk 'NR == 1 { print NF; exit }' "$table")
+	gnuplot -e "data='$table'; out='$run/plots/$1'; columns=$columns; title='$2'" \
+		"$LOCKLAT_ROOT/plots/bars.gp"
+}
+
 plots_draw() {
 	local data=$run/plot-data out=$run/plots w
 	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
 	command -v gnuplot >/dev/null || err_exit "gnuplot not found: run 'make deps'"
 	mkdir -p "$out"
-	gnuplot -e "data='$data/max.dat'; out='$out/max'; title='Maximum wakeup latency (cyclictest), median of repetitions'" \
-		"$LOCKLAT_ROOT/plots/bars.gp"
-	gnuplot -e "data='$data/preemptoff.dat'; out='$out/preemptoff'; title='Worst preemption-off section (preemptoff tracer)'" \
-		"$LOCKLAT_ROOT/plots/bars.gp"
-	gnuplot -e "data='$data/irqsoff.dat'; out='$out/irqsoff'; title='Worst interrupts-off section (irqsoff tracer)'" \
-		"$LOCKLAT_ROOT/plots/bars.gp"
+	bars max 'Maximum wakeup latency (cyclictest), median of repetitions'
+	bars preemptoff 'Worst preemption-off section (preemptoff tracer)'
+	bars irqsoff 'Worst interrupts-off section (irqsoff tracer)'
 	while IFS= read -r w; do
 		gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
 			"$LOCKLAT_ROOT/plots/hist.gp"

@@ -82,6 +82,11 @@ done
 if [ -n "$workload" ] && ! workload_load "$workload"; then
 	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
 fi
+# A setup may carry an argument: "squashfs:zstd" is the squashfs setup with a
+# zstd image, "zram:zstd" zram with the zstd compressor.
+setup_name=${WORKLOAD_SETUP:-none}
+setup_arg=''
+case $setup_name in *:*) setup_arg=${setup_name#*:} setup_name=${setup_name%%:*} ;; esac
 if ! is_variant "$variant"; then
 	usage_error "unknown variant '$variant'; known: $(known_variants | tr '\n' ' ')"
 fi
@@ -123,7 +128,8 @@ job_write() {
 	else
 		workload_cmd=${WORKLOAD_COMMAND//\{cpus\}/$cpus}
 		workload_cmd=${workload_cmd//\{seconds\}/$((duration + warmup + 60))}
-		kv_write "$conf" mode cell workload "$workload" setup "$WORKLOAD_SETUP" \
+		kv_write "$conf" mode cell workload "$workload" setup "$setup_name" \
+			setup_arg "$setup_arg" \
 			targets "$WORKLOAD_TARGETS" workload_cmd "$workload_cmd" \
 			duration "$duration" warmup "$warmup" passes "$passes" \
 			cyclictest "$cyclictest_args"
@@ -140,10 +146,10 @@ truncate -s 256M "$partial/results.img"
 disks=(--disk "locklat-results=$partial/results.img")
 # A setup that needs data has workloads/<setup>/image.sh; its image becomes a
 # read-only disk the guest finds by the serial locklat-<setup>.
-if [ -n "$workload" ] && [ -x "$LOCKLAT_ROOT/workloads/$WORKLOAD_SETUP/image.sh" ]; then
-	image=$("$LOCKLAT_ROOT/workloads/$WORKLOAD_SETUP/image.sh") ||
+if [ -n "$workload" ] && [ -x "$LOCKLAT_ROOT/workloads/$setup_name/image.sh" ]; then
+	image=$("$LOCKLAT_ROOT/workloads/$setup_name/image.sh" ${setup_arg:+"$setup_arg"}) ||
 		err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
-	disks+=(--disk "locklat-$WORKLOAD_SETUP=$image:ro")
+	disks+=(--disk "locklat-$setup_name=$image:ro")
 fi
 
 # Wall-clock deadline: guest time runs 2-4x slower than wall time under

@@ -2,17 +2,14 @@
 # bars.gp - grouped bars, one group per workload, one bar per variant, log y.
 #
 # Usage: gnuplot -e "data='RUN/plot-data/max.dat'; out='RUN/plots/max'; \
-#                    title='...'; ylabel='...'" plots/bars.gp
+#                    columns=N; title='...'; ylabel='...'" plots/bars.gp
 # The data file (written by locklat-summary) has a header "workload v1 v2 ..."
-# and one row per workload; NaN marks a cell with no data. Writes out.png and
-# out.svg.
+# (N words) and one row per workload; NaN marks a cell with no data. Writes
+# out.png and out.svg.
 
-if (!exists("data") || !exists("out")) { print "bars.gp: set data and out"; exit status 2 }
+if (!exists("data") || !exists("out") || !exists("columns")) { print "bars.gp: set data, out and columns"; exit status 2 }
 if (!exists("title")) title = ""
 if (!exists("ylabel")) ylabel = "latency (µs)"
-
-stats data using 2 nooutput
-columns = STATS_columns
 
 set title title noenhanced
 set ylabel ylabel

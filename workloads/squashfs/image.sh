@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # image.sh - build (once) the squashfs image the squashfs workload reads.
 #
-# Usage: workloads/squashfs/image.sh [--comp xz|zstd]
+# Usage: workloads/squashfs/image.sh [xz|zstd]      (default xz)
 #
 # 8 files x 4 MiB of generated text (locklat-squashfs --generate), packed with
 # 1 MiB blocks and no fragments, so every read of a block goes through one
@@ -12,14 +12,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
-comp=xz
-while [ $# -gt 0 ]; do
-	case $1 in
-	--comp) [ $# -ge 2 ] || err_exit "--comp needs a value" 2; comp=$2; shift 2 ;;
-	*) err_exit "unknown argument '$1'" 2 ;;
-	esac
-done
-case $comp in xz | zstd) ;; *) err_exit "--comp wants xz or zstd, got '$comp'" 2 ;; esac
+[ $# -le 1 ] || err_exit "usage: image.sh [xz|zstd]" 2
+comp=${1:-xz}
+case $comp in xz | zstd) ;; *) err_exit "the compressor is xz or zstd, got '$comp'" 2 ;; esac
 
 generator=$LOCKLAT_BUILD/guest-bin/locklat-squashfs
 [ -x "$generator" ] || err_exit "$generator not built: run 'make tools'"

@@ -512,29 +512,35 @@ void report_plot_data(struct run *run)
 	plot_table(run, "plot-data/max.dat", 0);
 	plot_table(run, "plot-data/preemptoff.dat", 1);
 	plot_table(run, "plot-data/irqsoff.dat", 2);
-	/* Histograms: one block per variant (gnuplot "index"), titled by its first line. */
-	for (w = 0; w < run->nworkloads; w++) {
-		FILE *f;
+	/*
+	 * Histograms: one block per measured variant (gnuplot "index"), titled
+	 * by its first line. plot-data/workloads lists the workloads that have
+	 * one; a workload nothing measured gets no histogram.
+	 */
+	FILE *list = report_open(run, "plot-data/workloads");
 
-		snprintf(name, sizeof(name), "plot-data/hist-%s.dat", run->workloads[w]);
-		f = report_open(run, name);
+	for (w = 0; w < run->nworkloads; w++) {
+		FILE *f = NULL;
+
 		for (v = 0; v < run->nvariants; v++) {
 			struct group *g = group_find(run, run->variants[v], run->workloads[w]);
 
-			fprintf(f, "%s%s samples\n", v ? "\n\n" : "", g->variant);
+			if (!g->n)
+				continue;
+			if (!f) {
+				snprintf(name, sizeof(name), "plot-data/hist-%s.dat", run->workloads[w]);
+				f = report_open(run, name);
+				fprintf(list, "%s\n", run->workloads[w]);
+			} else {
+				fputs("\n\n", f);
+			}
+			fprintf(f, "%s samples\n", g->variant);
 			for (k = 0; k < g->hist.buckets; k++)
 				if (g->hist.count[k])
 					fprintf(f, "%zu %llu\n", k, (unsigned long long)g->hist.count[k]);
-			if (!g->n)
-				fputs("0 NaN\n", f);
 		}
-		report_close(f, run, name);
+		if (f)
+			report_close(f, run, name);
 	}
-	{
-		FILE *f = report_open(run, "plot-data/workloads");
-
-		for (w = 0; w < run->nworkloads; w++)
-			fprintf(f, "%s\n", run->workloads[w]);
-		report_close(f, run, "plot-data/workloads");
-	}
+	report_close(list, run, "plot-data/workloads");
 }

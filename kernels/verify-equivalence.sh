@@ -28,9 +28,10 @@ for v in "$a" "$b"; do
 	is_variant "$v" || err_exit "unknown variant '$v'; known: $(known_variants | tr '\n' ' ')" 2
 done
 for v in "$a" "$b"; do
-	# Just the objects when the variant's kernel is not built.
-	[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] ||
-		"$LOCKLAT_ROOT/kernels/build.sh" --only "${objects[*]}" "$v"
+	# The objects, current with the variant's configuration and patches
+	# (a no-op when they are; the whole kernel is not needed).
+	"$LOCKLAT_ROOT/kernels/build.sh" --only "${objects[*]}" "$v" >/dev/null ||
+		err_exit "building the objects of $v failed (log: $LOCKLAT_BUILD/kernels/$v/build.log)"
 done
 command -v objdump >/dev/null || err_exit "objdump not found (binutils)"
 

@@ -90,14 +90,14 @@ case $setup_name in *:*) setup_arg=${setup_name#*:} setup_name=${setup_name%%:*}
 if ! is_variant "$variant"; then
 	usage_error "unknown variant '$variant'; known: $(known_variants | tr '\n' ' ')"
 fi
+if [ -e "$out" ]; then
+	err_exit "$out exists: a complete cell is never overwritten (remove it to redo)" "$CELL_EXIT_USAGE"
+fi
 manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
 [ -f "$manifest" ] ||
 	err_exit "variant $variant is not built ($manifest missing): run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
 bzimage=$(kv_get "$manifest" bzimage_path)
 [ -f "$bzimage" ] || err_exit "kernel image $bzimage missing: run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
-if [ -e "$out" ]; then
-	err_exit "$out exists: a complete cell is never overwritten (remove it to redo)" "$CELL_EXIT_USAGE"
-fi
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
 
 partial=$out.partial

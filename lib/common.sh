@@ -17,7 +17,8 @@ LOCKLAT_BUILD=${LOCKLAT_BUILD:-$LOCKLAT_ROOT/build}
 LOCKLAT_KERNEL_PACKAGE=linux-source-6.12
 LOCKLAT_KERNEL_TARBALL=${LOCKLAT_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 LOCKLAT_VARIANTS_DIR=$LOCKLAT_ROOT/kernels/variants
-LOCKLAT_PATCHES_DIR=$LOCKLAT_ROOT/kernels/patches
+# Overridable so that a test can feed build.sh a series that does not apply.
+LOCKLAT_PATCHES_DIR=${LOCKLAT_PATCHES_DIR:-$LOCKLAT_ROOT/kernels/patches}
 LOCKLAT_CONFIGS_DIR=$LOCKLAT_ROOT/kernels/configs
 
 LOCKLAT_PROG=${LOCKLAT_PROG:-$(basename "$0")}

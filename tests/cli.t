@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 34
+tap_plan 37
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -84,4 +84,22 @@ bad_input "build.sh: unknown variant" 2 "unknown variant 'nope'; known: baseline
 bad_input "build.sh: missing tarball" 1 "install the Debian package linux-source-6.12" \
 	env LOCKLAT_KERNEL_TARBALL="$tmp/none.tar.xz" "$build" baseline
 bad_input "build.sh: bad -j" 2 "-j wants a positive whole number" "$build" -j 0 baseline
+# A series that no longer applies (as after a 6.12.x update): the build stops
+# naming the patch, the file and the hunk, and leaves no patched tree behind.
+if [ -r "$LOCKLAT_KERNEL_TARBALL" ]; then
+	mkdir -p "$tmp/patches/baseline"
+	bad=0003-squashfs-Revert-to-get_cpu_ptr-in-the-multi-CPU-deco.patch
+	sed 's|^ #include <linux/percpu.h>$| #include <linux/percpu-renamed.h>|' \
+		"$root/kernels/patches/baseline/$bad" >"$tmp/patches/baseline/$bad"
+	printf '%s\n' "$bad" >"$tmp/patches/baseline/series"
+	err=$(LOCKLAT_PATCHES_DIR=$tmp/patches LOCKLAT_BUILD=$tmp/build "$build" baseline 2>&1 >/dev/null)
+	tap_is "$?" 1 "build.sh: a patch that does not apply stops the build"
+	tap_like "$err" "$bad: fs/squashfs/decompressor_multi_percpu.c: Hunk #1 FAILED at [0-9]+" \
+		"and names the patch, the file and the failing hunk"
+	[ ! -e "$tmp/build/src/baseline" ] && [ -f "$tmp/build/src/pristine/Makefile" ]
+	tap_result $? "no half-patched tree is left to be trusted; the pristine tree is kept"
+	rm -rf "$tmp/build"
+else
+	for _ in 1 2 3; do tap_result 0 "# SKIP $LOCKLAT_KERNEL_TARBALL missing"; done
+fi
 tap_done

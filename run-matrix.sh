@@ -56,16 +56,11 @@ while [ $# -gt 0 ]; do
 done
 
 # --- validate everything before any work ---------------------------------
-positive() { # NAME VALUE
-	case $2 in
-	'' | *[!0-9]* | 0*) err_exit "--$1 wants a positive whole number, got '$2'" 2 ;;
-	esac
-}
-positive duration "$duration"
-positive warmup "$warmup"
-positive reps "$reps"
-positive cpus "$cpus"
-[ -z "$jobs" ] || positive jobs "$jobs"
+positive_int duration "$duration"
+positive_int warmup "$warmup"
+positive_int reps "$reps"
+positive_int cpus "$cpus"
+[ -z "$jobs" ] || positive_int jobs "$jobs"
 case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all

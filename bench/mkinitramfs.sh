@@ -59,9 +59,7 @@ if [ "${1:-}" = --print-inputs ]; then
 	printf '%s\n' "${inputs[@]}"
 	exit 0
 fi
-hash=$( { sha256_of "$0"; for entry in "${inputs[@]}"; do
-	printf '%s %s\n' "${entry%% *}" "$(sha256_of "${entry#* }")"; done; } |
-	sha256sum | cut -c1-16)
+hash=$(content_key "$(printf '%s\n' "${inputs[@]}")" "$0" "${inputs[@]#* }")
 image=$out_dir/initramfs-$hash.cpio.gz
 if [ -f "$image" ]; then
 	printf '%s\n' "$image"

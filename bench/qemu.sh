@@ -79,9 +79,10 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 fi
 [ -f "$kernel" ] || err_exit "kernel image $kernel not found (make kernels)" 2
 [ -f "$initrd" ] || err_exit "initramfs $initrd not found" 2
-for n in "$cpus" "$mem" "$deadline" "$boot_deadline"; do
-	case $n in '' | *[!0-9]* | 0) err_exit "'$n' is not a positive whole number" 2 ;; esac
-done
+positive_int cpus "$cpus"
+positive_int mem "$mem"
+positive_int deadline "$deadline"
+positive_int boot-deadline "$boot_deadline"
 [ "$accel" = auto ] && accel=$(accel_detect)
 case $accel in kvm | tcg-icount | tcg) ;; *) err_exit "unknown accelerator '$accel' (auto, kvm, tcg-icount, tcg)" 2 ;; esac
 [ -x "$QMP" ] || err_exit "$QMP not built: run 'make tools'" 70

@@ -68,12 +68,12 @@ if [ -n "$workload" ] && [ -n "$command" ]; then
 	usage_error "--workload and --command exclude each other"
 fi
 [ -n "$workload" ] || [ -n "$command" ] || usage_error "--workload or --command is required"
-for pair in "duration:$duration" "warmup:$warmup" "rep:$rep" "cpus:$cpus" "mem:$mem" \
-	"deadline:${deadline:-1}"; do
-	case ${pair#*:} in
-	'' | *[!0-9]* | 0) usage_error "--${pair%%:*} wants a positive whole number, got '${pair#*:}'" ;;
-	esac
-done
+positive_int duration "$duration" "$CELL_EXIT_USAGE"
+positive_int warmup "$warmup" "$CELL_EXIT_USAGE"
+positive_int rep "$rep" "$CELL_EXIT_USAGE"
+positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
+positive_int mem "$mem" "$CELL_EXIT_USAGE"
+[ -z "$deadline" ] || positive_int deadline "$deadline" "$CELL_EXIT_USAGE"
 for p in $passes; do
 	case $p in latency | preemptoff | irqsoff | verify) ;;
 	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify)" ;;

@@ -52,6 +52,27 @@ sha256_of() {
 	printf '%s\n' "${sum%% *}"
 }
 
+# content_key TEXT FILE...: 16 hex digits naming TEXT and the content of the
+# FILEs, for caches that must be rebuilt when any input changes.
+content_key() {
+	local f
+	{
+		printf '%s\n' "$1"
+		shift
+		for f in "$@"; do
+			printf '%s %s\n' "$f" "$(sha256_of "$f")"
+		done
+	} | sha256sum | cut -c1-16
+}
+
+# positive_int OPTION VALUE [STATUS]: stop unless VALUE is a whole number > 0
+# without leading zeros, naming --OPTION (status 2 by default).
+positive_int() {
+	case $2 in
+	'' | *[!0-9]* | 0*) err_exit "--$1 wants a positive whole number, got '$2'" "${3:-2}" ;;
+	esac
+}
+
 # kv_write FILE KEY VALUE...: append key=value lines (pairs of arguments).
 # Values must be single lines: the key=value format has no escaping.
 kv_write() {

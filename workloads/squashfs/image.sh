@@ -22,7 +22,7 @@ command -v mksquashfs >/dev/null || err_exit "mksquashfs not found: run 'make de
 
 files=8 size=$((4 << 20)) seed=1
 params="files=$files size=$size seed=$seed comp=$comp block=1M no-fragments"
-key=$( { sha256_of "$generator"; sha256_of "$0"; echo "$params"; } | sha256sum | cut -c1-16)
+key=$(content_key "$params" "$generator" "$0")
 out=$LOCKLAT_BUILD/data/squashfs-$comp-$key.img
 if [ -f "$out" ]; then
 	printf '%s\n' "$out"

@@ -6,7 +6,7 @@
 # Usage: ./run-matrix.sh [options]
 #   --variants LIST   comma-separated, or "all" (default: all, see kernels/variants/)
 #   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru)
-#   --duration S      guest seconds per pass (default 5)
+#   --duration S      guest seconds per pass (default 3)
 #   --warmup S        guest seconds of workload before each pass (default 1)
 #   --reps N          repetitions per variant and workload (default 4)
 #   --accel A         auto (default), kvm, tcg-icount, tcg
@@ -28,7 +28,7 @@ set -euo pipefail
 
 default_workloads=squashfs,zram,lru
 variants=() workloads=()
-variants_opt=all workloads_opt=$default_workloads duration=5 warmup=1 reps=4
+variants_opt=all workloads_opt=$default_workloads duration=3 warmup=1 reps=4
 accel=auto cpus=2 jobs='' out='' dry_run=0
 
 usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -105,10 +105,35 @@ fi
 # Wall seconds per guest second, measured on a 2-core machine
 # (METHODOLOGY.md, "Measured figures"); boot and collection add ~15 s.
 case $accel in kvm) factor=2 ;; tcg-icount) factor=4 ;; tcg) factor=3 ;; esac
-cell_seconds() { # REP
-	local passes=1
-	[ "$1" -eq 1 ] && passes=4
-	echo $(( passes * (duration + warmup) * factor + 15 ))
+# What earlier cells took: the median wall_seconds of complete cells under
+# results/ with this accelerator, duration and warm-up, by "variant workload
+# reps" (reps: first = all passes, later = latency only). Workloads and RT
+# kernels differ by 2-4x, which one factor cannot say.
+declare -A history_seconds=()
+history_load() {
+	local key seconds
+	while read -r key seconds; do
+		history_seconds[$key]=$seconds
+	done < <(find "$LOCKLAT_ROOT/results" -path '*/rep*/meta' -type f -print0 2>/dev/null |
+		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" '
+			function flush() {
+				if (m["complete"] == 1 && m["accel"] == accel && m["duration_s"] == duration &&
+				    m["warmup_s"] == warmup && m["wall_seconds"] ~ /^[0-9]+$/)
+					print m["variant"] "/" m["workload"] "/" (m["rep"] == 1 ? "first" : "later"), m["wall_seconds"]
+				delete m
+			}
+			FNR == 1 && NR > 1 { flush() }
+			{ m[$1] = substr($0, length($1) + 2) }
+			END { if (NR) flush() }' |
+		sort -k1,1 -k2,2n |
+		awk '$1 != key { if (n) print key, v[int((n + 1) / 2)]; key = $1; n = 0 }
+			{ v[++n] = $2 } END { if (n) print key, v[int((n + 1) / 2)] }')
+}
+history_load
+cell_seconds() { # VARIANT WORKLOAD REP
+	local passes=1 kind=later
+	[ "$3" -eq 1 ] && passes=4 kind=first
+	echo "${history_seconds[$1/$2/$kind]:-$(( passes * (duration + warmup) * factor + 15 ))}"
 }
 # A complete cell is kept, unless it is an INFRA cell (the harness failed,
 # nothing was measured): those are redone.
@@ -127,7 +152,7 @@ for v in "${variants[@]}"; do
 			if cell_done "$out/$v/$w/rep$r"; then
 				kept=$((kept + 1))
 			else
-				total_s=$((total_s + $(cell_seconds "$r")))
+				total_s=$((total_s + $(cell_seconds "$v" "$w" "$r")))
 			fi
 		done
 	done
@@ -145,7 +170,7 @@ locklat plan
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept
   kernels to build: ${todo_builds[*]:-none}
-  estimated:   $((est / 60)) min (~10 min per kernel build, ${factor}x wall per guest second)
+  estimated:   $((est / 60)) min (~10 min per kernel build; cells: ${#history_seconds[@]} kinds timed by earlier runs, others ${factor}x wall per guest second)
 EOF
 [ "$dry_run" -eq 1 ] && exit 0
 
@@ -205,7 +230,7 @@ for cell in "${cells[@]}"; do
 		continue
 	fi
 	rm -rf "$dir"
-	remaining_s=$((remaining_s - $(cell_seconds "$r")))
+	remaining_s=$((remaining_s - $(cell_seconds "$v" "$w" "$r")))
 	if [ -n "${build_failed[$v]:-}" ]; then
 		cell_failed_build "$dir" "$v" "$w" "$r"
 		continue

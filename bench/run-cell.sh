@@ -118,11 +118,12 @@ job_write() {
 	mkdir -p "$stage/etc/locklat"
 	conf=$stage/etc/locklat/cell.conf
 	# One SCHED_FIFO thread per vCPU, pinned (-a), memory locked, 200 us
-	# interval. The histogram covers 400 ms (1 us buckets): the worst
+	# interval (LOCKLAT_INTERVAL_US). The histogram covers 400 ms (1 us buckets): the worst
 	# wakeups seen here are ~350 ms; a wider one costs guest time to print
 	# (~2.4 s for 1 s of range). cyclictest's own max is kept apart from
-	# the histogram in the JSON, so an overflow never loses it.
-	cyclictest_args="-m -p95 -t $cpus -a -i 200 -D $duration -h $LOCKLAT_HIST_RANGE_US -q"
+	# the histogram in the JSON, so an overflow never loses it. -v -o prints
+	# each window's maximum while it runs: the time series.
+	cyclictest_args="-m -p95 -t $cpus -a -i $LOCKLAT_INTERVAL_US -D $duration -h $LOCKLAT_HIST_RANGE_US -q -v -o $LOCKLAT_WINDOW_WAKEUPS"
 	if [ -n "$command" ]; then
 		kv_write "$conf" mode command command "$command"
 	else
@@ -217,6 +218,8 @@ kv_write "$meta" \
 	rep "$rep" \
 	duration_s "$duration" \
 	hist_range_us "$LOCKLAT_HIST_RANGE_US" \
+	interval_us "$LOCKLAT_INTERVAL_US" \
+	window_wakeups "$LOCKLAT_WINDOW_WAKEUPS" \
 	warmup_s "$warmup" \
 	passes "$passes" \
 	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \

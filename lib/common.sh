@@ -157,6 +157,13 @@ trim() {
 
 # The range of cyclictest's latency histogram (-h), in microseconds.
 LOCKLAT_HIST_RANGE_US=400000
+# cyclictest's wake-up interval (-i), in microseconds.
+LOCKLAT_INTERVAL_US=200
+# The time series: cyclictest's oscilloscope mode (-v -o N) prints the
+# maximum of each window of N wake-ups; 1000 x 200 us = 200 ms windows, from
+# which the summary takes per-second maxima. cyclictest drops the last,
+# incomplete window, so a window smaller than a second loses less of the pass.
+LOCKLAT_WINDOW_WAKEUPS=1000
 
 # Cell exit codes and status names: bench/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.

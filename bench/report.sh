@@ -45,6 +45,16 @@ bars() {
 		"$LOCKLAT_ROOT/plots/bars.gp"
 }
 
+# series_draw DATA OUT: a time-series plot per cell listed in DATA/series.
+series_draw() {
+	local data=$1 out=$2 name max title
+	[ -f "$data/series" ] || return 0
+	while read -r name max title; do
+		gnuplot -e "data='$data/$name.dat'; out='$out/$name'; cellmax=$max; title='Per-second maximum: $title'" \
+			"$LOCKLAT_ROOT/plots/series.gp"
+	done <"$data/series"
+}
+
 plots_draw() {
 	local data=$run/plot-data out=$run/plots w
 	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
@@ -57,6 +67,7 @@ plots_draw() {
 		gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
 			"$LOCKLAT_ROOT/plots/hist.gp"
 	done <"$data/workloads"
+	series_draw "$data" "$out"
 	# plots/ shows the runs under results/ (not, say, a test's run in /tmp).
 	case $run in
 	"$LOCKLAT_ROOT/results/"*) cp "$out"/*.png "$out"/*.svg "$LOCKLAT_ROOT/plots/" ;;

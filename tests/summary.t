@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 12
+tap_plan 14
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" "$tmp/run" >/dev/null
 tap_result $? "locklat-summary on the fixture run"
@@ -41,4 +41,10 @@ tap_result $? "too few repetitions are called inconclusive"
 tap_result $? "summary.csv has a row per cell"
 for f in max preemptoff irqsoff; do [ -s "$tmp/run/plot-data/$f.dat" ] || false; done
 tap_result $? "plot data written"
+# The one cell with cyclictest's windows (rt/squashfs/rep1) gets a time series.
+[ "$(cut -d' ' -f1,2 "$tmp/run/plot-data/series")" = "series-rt-squashfs-rep1 6796" ] &&
+	[ "$(sed -n 2p "$tmp/run/plot-data/series-rt-squashfs-rep1.dat")" = "0 6796 352" ]
+tap_result $? "per-second maxima: listed with the cell max, first second = the JSON max"
+grep -q '^- rt: \[rep1\](plots/series-rt-squashfs-rep1.svg)$' "$md"
+tap_result $? "summary.md links the cell's time series"
 tap_done

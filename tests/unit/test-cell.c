@@ -5,6 +5,7 @@
  * Run from the repository root.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cell.h"
 #include "tap.h"
@@ -19,7 +20,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(29);
+	tap_plan(38);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -42,6 +43,7 @@ int main(void)
 			hits = c.hits[i].hits;
 	ok(hits > 0, "ok-squashfs: path hits of squashfs_decompress (%llu)", (unsigned long long)hits);
 	ok(!strncmp(c.workload_stats, "workload=squashfs ", 18), "ok-squashfs: workload statistics line");
+	ok(!c.has_series, "ok-squashfs: a cell from before the time series has none, and stays OK");
 	cell_free(&c);
 
 	ok(cell_load(&c, FX "overflow", &cs) == 0, "overflow: a complete cell");
@@ -60,6 +62,21 @@ int main(void)
 	cell_free(&c);
 	ok(cell_load(&c, FX "empty-trace", &cs) == 0 && c.preemptoff.present &&
 	   c.preemptoff.max_us == 0 && !c.preemptoff.call_site, "empty-trace: present, zero, unattributed");
+	cell_free(&c);
+	ok(cell_load(&c, FX "series-rt", &cs) == 0 && !strcmp(c.status, "OK"), "series-rt: a complete cell");
+	ok(c.has_series && c.series_threads == 2, "series-rt: a time series per thread");
+	/* 13440..14220 wake-ups in 1000-wake-up windows of 200 ms: 14 and 13 windows, 3 seconds */
+	is_u64(c.series_seconds, 3, "series-rt: 3 s of windows");
+	is_u64(c.series[0], c.thread_max_us[0], "series-rt: vCPU0's worst second holds its JSON max");
+	is_u64(c.series[1 * c.series_seconds + 0], 352, "series-rt: vCPU1's first second");
+	hits = 0;
+	for (i = 0; i < c.series_threads * c.series_seconds; i++)
+		hits += c.series[i] > c.max_us;
+	ok(hits == 0, "series-rt: no second above the cell max");
+	cell_free(&c);
+	ok(cell_load(&c, FX "series-bad", &cs) == 0 && !strcmp(c.status, "INVALID"),
+	   "series-bad: a window above its thread's JSON max makes the cell INVALID");
+	ok(strstr(c.reason, "per-window") != NULL, "series-bad: and says why (%s)", c.reason);
 	cell_free(&c);
 	ok(cell_load(&c, FX "no-such-cell", &cs) == 1, "a directory without meta is not a cell");
 	cell_free(&c);

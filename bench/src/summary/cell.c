@@ -118,15 +118,17 @@ int cyclictest_json_load(struct cell *c, const char *path)
 	c->max_us = 0;
 	c->cycles = 0;
 	json_object_object_foreach(threads, id, thr_obj) {
-		uint64_t max, cycles, in_hist = 0;
+		uint64_t max, cycles, in_hist = 0, index;
 
-		(void)id;
 		thr = thr_obj;
-		if (c->nthreads == CELL_MAX_THREADS)
-			break;
+		/* Threads are keyed by their number, which the windows use too. */
+		if (!parse_u64(id, 0, CELL_MAX_THREADS - 1, &index))
+			goto out;
 		if (json_u64(thr, "max", &max) || json_u64(thr, "cycles", &cycles))
 			goto out;
-		c->thread_max_us[c->nthreads++] = max;
+		c->thread_max_us[index] = max;
+		if (index + 1 > c->nthreads)
+			c->nthreads = (unsigned int)index + 1;
 		if (max > c->max_us)
 			c->max_us = max;
 		c->cycles += cycles;
@@ -205,6 +207,71 @@ int cyclictest_text_load(struct cell *c, const char *path)
 	free(line);
 	fclose(f);
 	return 0;
+}
+
+int cyclictest_windows_load(struct cell *c, const char *path, uint64_t window_us)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, n = 0, room = 0;
+	struct window { unsigned int thread; size_t index; uint64_t max; } *w = NULL;
+	size_t count[CELL_MAX_THREADS] = { 0 };
+	unsigned int t;
+	int ret = -1;
+
+	if (!f)
+		return errno == ENOENT ? 1 : -1;
+	if (!c->has_latency || !window_us)
+		goto out;
+	while (getline(&line, &cap, f) >= 0) {
+		unsigned int thread;
+		unsigned long long cycle;
+		long long max;
+		int end = 0;
+
+		/* "%8d:%8lu:%8ld": thread, cycle of the window's max, max in us */
+		if (sscanf(line, " %u: %llu: %lld %n", &thread, &cycle, &max, &end) != 3 ||
+		    line[end] != '\0' || thread >= c->nthreads || max < 0 ||
+		    (uint64_t)max > c->thread_max_us[thread])
+			goto out;
+		if (n == room) {
+			room = room ? 2 * room : 64;
+			w = realloc(w, room * sizeof(*w));
+			if (!w)
+				err_exit(LL_EXIT_FAIL, "out of memory");
+		}
+		w[n++] = (struct window){ thread, count[thread]++, (uint64_t)max };
+	}
+	c->series_threads = c->nthreads;
+	c->series_seconds = 0;
+	for (t = 0; t < c->nthreads; t++) {
+		uint64_t s = (count[t] * window_us + 999999) / 1000000;
+
+		if (s > CELL_MAX_SECONDS)
+			goto out;
+		if (s > c->series_seconds)
+			c->series_seconds = (unsigned int)s;
+	}
+	free(c->series);
+	c->series = malloc((size_t)c->series_threads * c->series_seconds * sizeof(uint64_t) + 1);
+	if (!c->series)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	for (size_t i = 0; i < (size_t)c->series_threads * c->series_seconds; i++)
+		c->series[i] = LL_NO_VALUE;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t *v = &c->series[w[i].thread * c->series_seconds +
+					 w[i].index * window_us / 1000000];
+
+		if (*v == LL_NO_VALUE || w[i].max > *v)
+			*v = w[i].max;
+	}
+	c->has_series = true;
+	ret = 0;
+out:
+	free(w);
+	free(line);
+	fclose(f);
+	return ret;
 }
 
 static int read_u64_file(const char *path, uint64_t *out)
@@ -337,7 +404,7 @@ static void invalidate(struct cell *c, const char *why)
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 {
 	char path[4096];
-	uint64_t rep;
+	uint64_t rep, window_wakeups = 0, interval_us = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->dir = strdup(dir);
@@ -352,6 +419,9 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	c->reason = kv_str(&c->meta, "reason", "");
 	c->accel = kv_str(&c->meta, "accel", "?");
 	c->rep = parse_u64(kv_str(&c->meta, "rep", ""), 1, 1000000, &rep) ? (unsigned int)rep : 0;
+	/* A time-series window: wake-ups x interval (older cells have neither key). */
+	parse_u64(kv_str(&c->meta, "window_wakeups", ""), 1, 1000000000, &window_wakeups);
+	parse_u64(kv_str(&c->meta, "interval_us", ""), 1, 1000000000, &interval_us);
 	/* The histogram's range, for percentiles that fall among its overflows. */
 	parse_u64(kv_str(&c->meta, "hist_range_us", "400000"), 1, UINT64_MAX, &c->hist.range_us);
 
@@ -364,6 +434,9 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 			invalidate(c, "cyclictest's text and JSON maxima disagree");
 		else if (c->has_text_overflow && c->text_overflow != c->hist.overflow)
 			invalidate(c, "cyclictest's histogram overflow counts disagree");
+		snprintf(path, sizeof(path), "%s/guest/cyclictest-windows", dir);
+		if (cyclictest_windows_load(c, path, window_wakeups * interval_us) < 0)
+			invalidate(c, "cyclictest's per-window maxima are malformed or exceed its JSON maxima");
 	}
 	snprintf(path, sizeof(path), "%s/guest/preemptoff", dir);
 	trace_load(&c->preemptoff, path, cs);
@@ -383,6 +456,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 
 void cell_free(struct cell *c)
 {
+	free(c->series);
 	hist_free(&c->hist);
 	kv_free(&c->meta);
 	free(c->dir);

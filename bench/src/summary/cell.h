@@ -13,6 +13,9 @@
 
 #define CELL_MAX_THREADS 64
 #define CELL_MAX_ITEMS 32
+#define CELL_MAX_SECONDS 86400
+/* A second of a time series with no data. */
+#define LL_NO_VALUE UINT64_MAX
 
 /* A call site of kernels/call-sites. */
 struct call_site {
@@ -68,6 +71,17 @@ struct cell {
 	uint64_t text_overflow;		/* "# Histogram Overflows", summed */
 	bool has_text_overflow;
 
+	/*
+	 * The latency pass as a time series: per thread, the maximum of each
+	 * second, from cyclictest's oscilloscope windows (-v -o, file
+	 * guest/cyclictest-windows). Second s holds the windows that started
+	 * in it, at nominal time (window index x wake-ups x interval).
+	 * LL_NO_VALUE marks a second no window started in.
+	 */
+	bool has_series;
+	unsigned int series_threads, series_seconds;
+	uint64_t *series;		/* [thread * series_seconds + second] */
+
 	struct trace_worst preemptoff, irqsoff;
 	struct finding findings[CELL_MAX_ITEMS];
 	unsigned int nfindings;
@@ -92,6 +106,13 @@ void cell_free(struct cell *c);
 /* Parsers, exposed for the golden-fixture tests. */
 int cyclictest_json_load(struct cell *c, const char *path);
 int cyclictest_text_load(struct cell *c, const char *path);
+/*
+ * The oscilloscope windows of path, window_us long each, into c->series
+ * (after cyclictest_json_load). Returns 0, 1 if there is no such file, -1 if
+ * a line is malformed or disagrees with the JSON (a window's maximum above
+ * its thread's, an unknown thread).
+ */
+int cyclictest_windows_load(struct cell *c, const char *path, uint64_t window_us);
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
 
 #endif /* LOCKLAT_CELL_H */

@@ -99,6 +99,12 @@ static const char *spread(char *buf, size_t size, const double *v, size_t n)
 	return buf;
 }
 
+/* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-rep<N>. */
+static void series_name(char *buf, size_t size, const struct cell *c)
+{
+	snprintf(buf, size, "series-%s-%s-rep%u", c->variant, c->workload, c->rep);
+}
+
 static void md_header(FILE *f, const struct run *run)
 {
 	char buf[2048];
@@ -185,6 +191,35 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 	fputc('\n', f);
 }
 
+/* Links to the cells' per-second plots, a line per variant. */
+static void md_series(FILE *f, const struct run *run, const char *workload)
+{
+	char name[512];
+	size_t v, i, n = 0;
+
+	for (v = 0; v < run->nvariants; v++) {
+		size_t links = 0;
+
+		for (i = 0; i < run->ncells; i++) {
+			const struct cell *c = &run->cells[i];
+
+			if (!c->has_series || strcmp(c->variant, run->variants[v]) ||
+			    strcmp(c->workload, workload))
+				continue;
+			if (!n++)
+				fprintf(f, "Per-second maximum over the latency pass, per cell:\n\n");
+			if (!links++)
+				fprintf(f, "- %s:", c->variant);
+			series_name(name, sizeof(name), c);
+			fprintf(f, " [rep%u](%s/%s.svg)", c->rep, run->plots_dir, name);
+		}
+		if (links)
+			fputc('\n', f);
+	}
+	if (n)
+		fputc('\n', f);
+}
+
 static void md_workload(FILE *f, struct run *run, const char *workload)
 {
 	static const char *const labels[] = {
@@ -224,6 +259,7 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		fprintf(f, " %s | %s |\n", cmp.verdict, run->defs[d].expectation);
 	}
 	fprintf(f, "\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir, workload);
+	md_series(f, run, workload);
 }
 
 static void md_problems(FILE *f, const struct run *run)
@@ -294,6 +330,28 @@ static json_object *json_trace(const struct trace_worst *t)
 	return o;
 }
 
+/* Per thread, the maximum of each second (null: no window in it). */
+static json_object *json_series(const struct cell *c)
+{
+	json_object *threads;
+	unsigned int t, s;
+
+	if (!c->has_series)
+		return NULL;
+	threads = json_object_new_array();
+	for (t = 0; t < c->series_threads; t++) {
+		json_object *a = json_object_new_array();
+
+		for (s = 0; s < c->series_seconds; s++) {
+			uint64_t v = c->series[t * c->series_seconds + s];
+
+			json_object_array_add(a, v == LL_NO_VALUE ? NULL : json_object_new_int64((int64_t)v));
+		}
+		json_object_array_add(threads, a);
+	}
+	return threads;
+}
+
 static json_object *json_cell(const struct cell *c)
 {
 	json_object *o = json_object_new_object(), *a;
@@ -318,6 +376,7 @@ static json_object *json_cell(const struct cell *c)
 		json_object_object_add(o, "samples", json_object_new_int64((int64_t)hist_total(&c->hist)));
 		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
 	}
+	json_object_object_add(o, "per_second_max_us", json_series(c));
 	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
 	json_object_object_add(o, "irqsoff", json_trace(&c->irqsoff));
 	a = json_object_new_array();
@@ -501,6 +560,50 @@ static void plot_table(struct run *run, const char *name, int what)
 	report_close(f, run, name);
 }
 
+/*
+ * Time series: plot-data/<series name>.dat per cell that has one ("second
+ * max-of-vCPU0 max-of-vCPU1 ..." rows, NaN for no data) and
+ * plot-data/series, one line per file: "name cell-max-us title".
+ */
+static void plot_series(struct run *run)
+{
+	FILE *list = report_open(run, "plot-data/series");
+	char name[512], path[600];
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		unsigned int t, s;
+		FILE *f;
+
+		if (!c->has_series)
+			continue;
+		series_name(name, sizeof(name), c);
+		snprintf(path, sizeof(path), "plot-data/%s.dat", name);
+		f = report_open(run, path);
+		fputs("second", f);
+		for (t = 0; t < c->series_threads; t++)
+			fprintf(f, " vCPU%u", t);
+		fputc('\n', f);
+		for (s = 0; s < c->series_seconds; s++) {
+			fprintf(f, "%u", s);
+			for (t = 0; t < c->series_threads; t++) {
+				uint64_t v = c->series[t * c->series_seconds + s];
+
+				if (v == LL_NO_VALUE)
+					fputs(" NaN", f);
+				else
+					fprintf(f, " %llu", (unsigned long long)v);
+			}
+			fputc('\n', f);
+		}
+		report_close(f, run, path);
+		fprintf(list, "%s %llu %s/%s rep%u (%s)\n", name, (unsigned long long)c->max_us,
+			c->variant, c->workload, c->rep, c->status);
+	}
+	report_close(list, run, "plot-data/series");
+}
+
 void report_plot_data(struct run *run)
 {
 	char path[4096], name[512];
@@ -543,4 +646,5 @@ void report_plot_data(struct run *run)
 			report_close(f, run, name);
 	}
 	report_close(list, run, "plot-data/workloads");
+	plot_series(run);
 }

@@ -99,7 +99,7 @@ per_cell=$cpus
 if [ $((jobs * per_cell)) -gt "$host_cpus" ]; then
 	err_exit "$jobs jobs x $per_cell host CPUs each > $host_cpus host CPUs to pin to (lower --jobs or --cpus)" 2
 fi
-[ -n "$out" ] || out=$LOCKLAT_ROOT/results/$(date -u '+%Y%m%d-%H%M%S')
+[ -n "$out" ] || out=$LOCKLAT_RESULTS/$(date -u '+%Y%m%d-%H%M%S')
 
 # --- the plan ------------------------------------------------------------
 # Wall seconds per guest second, measured on a 2-core machine
@@ -114,7 +114,7 @@ history_load() {
 	local key seconds
 	while read -r key seconds; do
 		history_seconds[$key]=$seconds
-	done < <(find "$LOCKLAT_ROOT/results" -path '*/rep*/meta' -type f -print0 2>/dev/null |
+	done < <(find "$LOCKLAT_RESULTS" -path '*/rep*/meta' -type f -print0 2>/dev/null |
 		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" '
 			function flush() {
 				if (m["complete"] == 1 && m["accel"] == accel && m["duration_s"] == duration &&
@@ -135,6 +135,20 @@ cell_seconds() { # VARIANT WORKLOAD REP
 	[ "$3" -eq 1 ] && passes=4 kind=first
 	echo "${history_seconds[$1/$2/$kind]:-$(( passes * (duration + warmup) * factor + 15 ))}"
 }
+# A tree written by another result layout is not mixed with this one's cells.
+layout_check() {
+	local versions
+	[ -d "$out" ] || return 0
+	versions=$(find "$out" -mindepth 4 -maxdepth 4 -path '*/rep*/meta' -type f -print0 |
+		xargs -0 -r awk -F= '$1 == "layout_version" { v[$2] = 1 } END { for (k in v) print k }' |
+		sort -u | tr '\n' ' ')
+	case " $versions" in
+	" " | " $LOCKLAT_LAYOUT_VERSION ") ;;
+	*) err_exit "$out holds cells of result layout ${versions% } (this locklat writes $LOCKLAT_LAYOUT_VERSION): choose another --out" 2 ;;
+	esac
+}
+layout_check
+
 # A complete cell is kept, unless it is an INFRA cell (the harness failed,
 # nothing was measured): those are redone.
 cell_done() {
@@ -175,10 +189,17 @@ EOF
 [ "$dry_run" -eq 1 ] && exit 0
 
 # --- run -----------------------------------------------------------------
-"$LOCKLAT_ROOT/tools/install-deps.sh"
-mkdir -p "$out"
+# The output directory: writable, with room for the cells, before any work.
+mkdir -p -- "$out" 2>/dev/null || err_exit "cannot create the output directory $out" 1
+probe=$(mktemp -p "$out" .write-probe.XXXXXX 2>/dev/null) ||
+	err_exit "the output directory $out is not writable" 1
+rm -f -- "$probe"
+require_disk_space "$out" $(( jobs * LOCKLAT_RESULTS_DISK_MIB + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+# Cells die with this script (see below); what they finished stays.
+trap 'warn "interrupted: complete cells are kept; run again with --out $out to resume"; exit 130' INT TERM
+"$LOCKLAT_ROOT/tools/install-deps.sh"
 progress matrix "building tools"
 make -s -C "$LOCKLAT_ROOT" tools >/dev/null
 
@@ -197,7 +218,7 @@ cell_failed_build() {
 	local dir=$1
 	rm -rf "$dir.partial"
 	mkdir -p "$dir.partial"
-	kv_write "$dir.partial/meta" layout_version 1 status INFRA \
+	kv_write "$dir.partial/meta" layout_version "$LOCKLAT_LAYOUT_VERSION" status INFRA \
 		reason "kernel build failed: $LOCKLAT_BUILD/kernels/$2/build.log" \
 		variant "$2" workload "$3" rep "$4" accel "$accel" complete 1
 	mv "$dir.partial" "$dir"
@@ -247,10 +268,12 @@ for cell in "${cells[@]}"; do
 	[ "$r" -gt 1 ] && passes=latency
 	progress matrix "cell $i/${#cells[@]} $v/$w/rep$r on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
 	slot_log[$s]=$out/logs/$v-$w-rep$r.log
-	"$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
+	# The cell dies with this script, even by SIGKILL (and its QEMU with it,
+	# see run-cell.sh); it does not hold the output lock (fd 8).
+	setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 		--duration "$duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
 		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --initramfs "$initramfs" --out "$dir" \
-		>"${slot_log[$s]}" 2>&1 &
+		>"${slot_log[$s]}" 2>&1 8>&- &
 	slot_pid[$s]=$!
 done
 for ((s = 0; s < jobs; s++)); do

@@ -124,7 +124,9 @@ qemu-system-x86_64 --version | head -n 1 >"$out/qemu-version"
 echo "$accel" >"$out/accel"
 : >"$out/console.log"
 
-"${cmd[@]}" 2>"$out/qemu-stderr" &
+# QEMU dies with this script, even when it is killed by SIGKILL and its
+# EXIT trap does not run (run-cell.sh starts this script the same way).
+setpriv --pdeathsig KILL -- "${cmd[@]}" 2>"$out/qemu-stderr" &
 qemu_pid=$!
 # shellcheck disable=SC2317 # called from the EXIT trap
 cleanup() {

@@ -143,7 +143,7 @@ job_write() {
 job_write
 
 # The results channel: a raw disk the guest writes a tar archive onto.
-truncate -s 256M "$partial/results.img"
+truncate -s "${LOCKLAT_RESULTS_DISK_MIB}M" "$partial/results.img"
 disks=(--disk "locklat-results=$partial/results.img")
 # A setup that needs data has workloads/<setup>/image.sh; its image becomes a
 # read-only disk the guest finds by the serial locklat-<setup>.
@@ -164,7 +164,9 @@ if [ -z "$deadline" ]; then
 fi
 
 qemu_status=0
-"$LOCKLAT_ROOT/bench/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
+# If this script dies, even by SIGKILL, the kernel kills qemu.sh, whose death
+# kills QEMU the same way: no guest outlives the cell that started it.
+setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
 	--out "$partial" --accel "$accel" --cpus "$cpus" ${pin:+--pin "$pin"} \
 	--mem "$mem" --deadline "$deadline" "${overcommit[@]}" \
 	--append "$(kv_get "$manifest" bootargs)" "${disks[@]}" || qemu_status=$?
@@ -209,7 +211,7 @@ fi
 meta=$partial/meta
 : >"$meta"
 kv_write "$meta" \
-	layout_version 1 \
+	layout_version "$LOCKLAT_LAYOUT_VERSION" \
 	status "$status" \
 	reason "$reason" \
 	variant "$variant" \

@@ -19,6 +19,10 @@ LOCKLAT_KERNEL_TARBALL=${LOCKLAT_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.
 LOCKLAT_VARIANTS_DIR=$LOCKLAT_ROOT/kernels/variants
 # Overridable so that a test can feed build.sh a series that does not apply.
 LOCKLAT_PATCHES_DIR=${LOCKLAT_PATCHES_DIR:-$LOCKLAT_ROOT/kernels/patches}
+# Where run-matrix.sh writes runs and finds earlier ones (overridable for tests).
+LOCKLAT_RESULTS=${LOCKLAT_RESULTS:-$LOCKLAT_ROOT/results}
+# The Debian packages the suite needs (overridable for tests).
+LOCKLAT_PACKAGES=${LOCKLAT_PACKAGES:-$LOCKLAT_ROOT/tools/debian-packages}
 LOCKLAT_CONFIGS_DIR=$LOCKLAT_ROOT/kernels/configs
 
 LOCKLAT_PROG=${LOCKLAT_PROG:-$(basename "$0")}
@@ -164,6 +168,16 @@ LOCKLAT_INTERVAL_US=200
 # which the summary takes per-second maxima. cyclictest drops the last,
 # incomplete window, so a window smaller than a second loses less of the pass.
 LOCKLAT_WINDOW_WAKEUPS=1000
+
+# The result layout (results/README.md) this suite writes. 2: cells have
+# interval_us, window_wakeups and guest/cyclictest-windows. run-matrix.sh
+# resumes only a tree of this layout.
+LOCKLAT_LAYOUT_VERSION=2
+# The raw disk a guest writes its results onto, and what a finished cell
+# takes (~5 MiB with its traces; the rest is margin). Overridable so that a
+# test can ask for more than any disk has.
+LOCKLAT_RESULTS_DISK_MIB=${LOCKLAT_RESULTS_DISK_MIB:-256}
+LOCKLAT_CELL_SPACE_MIB=${LOCKLAT_CELL_SPACE_MIB:-8}
 
 # Cell exit codes and status names: bench/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 37
+tap_plan 49
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -26,12 +26,22 @@ tap_result $? "--dry-run creates nothing"
 # A fake result tree: one complete cell, one INFRA cell (redone), one partial.
 fake=$tmp/fake/baseline/squashfs
 mkdir -p "$fake/rep1" "$fake/rep2" "$fake/rep3.partial"
-printf 'status=OK\ncomplete=1\n' >"$fake/rep1/meta"
-printf 'status=INFRA\ncomplete=1\n' >"$fake/rep2/meta"
+printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep1/meta"
+printf 'layout_version=%s\nstatus=INFRA\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep2/meta"
 out=$("$rm_" --dry-run --out "$tmp/fake" --variants baseline --workloads squashfs --reps 3 --accel tcg-icount 2>&1)
 tap_like "$out" 'cells: +3 in .*: 2 to run, 1 complete and kept' "resume: a complete cell is kept; INFRA and partial cells are redone"
 [ -f "$fake/rep1/meta" ] && [ -d "$fake/rep3.partial" ]
 tap_result $? "--dry-run on an existing tree deletes nothing"
+
+# The estimate learns from earlier cells: one 600 s cell of the same kind
+# (accelerator, duration, warm-up) -> 600 s / 2 jobs = 5 min.
+hist=$tmp/history/run1/baseline/squashfs/rep1
+mkdir -p "$hist"
+printf '%s\n' variant=baseline workload=squashfs rep=1 accel=tcg-icount duration_s=3 \
+	warmup_s=1 wall_seconds=600 complete=1 >"$hist/meta"
+out=$(LOCKLAT_RESULTS=$tmp/history "$rm_" --dry-run --out "$tmp/h" --variants baseline \
+	--workloads squashfs --reps 1 --duration 3 --warmup 1 --accel tcg-icount --jobs 2 2>&1)
+tap_like "$out" 'estimated: +5 min .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
 
 # bad_input NAME EXPECTED_STATUS REGEX CMD...: one line on stderr, the status, nothing made.
 bad_input() {
@@ -56,6 +66,60 @@ bad_input "more vCPUs than host CPUs under kvm" 2 "host CPUs to pin to" "$rm_" -
 bad_input "unknown accelerator" 2 "--accel wants" "$rm_" --accel xen --out "$tmp/never"
 bad_input "unknown option" 2 "unknown option '--frobnicate'" "$rm_" --frobnicate
 bad_input "option without value" 2 "--out needs a value" "$rm_" --out
+
+# A tree of another result layout is not resumed into, and nothing in it goes.
+old=$tmp/old-layout/baseline/squashfs/rep1
+mkdir -p "$old"
+printf 'layout_version=1\nstatus=OK\ncomplete=1\n' >"$old/meta"
+bad_input "a result tree from an older layout" 2 \
+	"holds cells of result layout 1 \(this locklat writes $LOCKLAT_LAYOUT_VERSION\): choose another --out" \
+	"$rm_" --out "$tmp/old-layout" --variants baseline --workloads squashfs --reps 1
+[ -f "$old/meta" ]
+tap_result $? "the old tree is left as it was"
+
+# Output directory: one that cannot be created (a read-only place, even for
+# root), and a disk without room for the cells.
+bad_input "read-only output directory" 1 "cannot create the output directory /proc/locklat" \
+	"$rm_" --out /proc/locklat/run --variants baseline --workloads idle --reps 1
+bad_input "output directory on a full disk" 75 "MiB free in $tmp/full, need [0-9]+ MiB" \
+	env LOCKLAT_CELL_SPACE_MIB=999999999 "$rm_" --out "$tmp/full" --variants baseline --workloads idle --reps 1
+
+# Missing Debian packages: --check names them; without root, the exact
+# apt-get line to run.
+printf 'locklat-no-such-package\n' >"$tmp/packages"
+bad_input "missing packages (--check)" 1 "missing Debian packages: locklat-no-such-package" \
+	env LOCKLAT_PACKAGES="$tmp/packages" "$root/tools/install-deps.sh" --check
+chmod 755 "$tmp" && chmod 644 "$tmp/packages"
+if [ "$(id -u)" -eq 0 ] && setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null; then
+	bad_input "missing packages, not root" 1 "run as root: apt-get install --no-install-recommends locklat-no-such-package" \
+		env LOCKLAT_PACKAGES="$tmp/packages" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$root/tools/install-deps.sh"
+else
+	tap_result 0 "# SKIP needs root to run the check as nobody"
+fi
+
+# A cached squashfs image that no longer matches its checksum is refused and kept.
+if [ -x "$root/build/guest-bin/locklat-squashfs" ] && command -v mksquashfs >/dev/null; then
+	mkdir -p "$tmp/build"
+	ln -s "$root/build/guest-bin" "$tmp/build/guest-bin"
+	image=$(LOCKLAT_BUILD=$tmp/build "$root/workloads/squashfs/image.sh" 2>/dev/null)
+	tap_result $? "squashfs image built into an empty cache"
+	printf 'corrupt' | dd of="$image" bs=1 seek=4096 conv=notrunc status=none
+	bad_input "corrupted squashfs image" 1 "cached image $image is corrupt" \
+		env LOCKLAT_BUILD="$tmp/build" "$root/workloads/squashfs/image.sh"
+	[ -f "$image" ] && [ -f "$image.sha256" ]
+	tap_result $? "the corrupt image is kept for the user to look at"
+else
+	for _ in 1 2 3; do tap_result 0 "# SKIP build/guest-bin/locklat-squashfs not built"; done
+fi
+
+# Host safety: no host-side script loads or unloads a kernel module; only the
+# guest's init (bench/guest/) may, inside QEMU. Guests have no network.
+offenders=$(cd "$root" && git ls-files -- '*.sh' run-matrix.sh Makefile tools bench kernels workloads .ci |
+	grep -v '^bench/guest/' | xargs grep -lE '(^|[^[:alnum:]_-])(insmod|modprobe|rmmod)([^[:alnum:]_-]|$)' 2>/dev/null)
+tap_is "$offenders" "" "no host-side script runs insmod, modprobe or rmmod"
+grep -q -- '-nic none' "$root/bench/qemu.sh"
+tap_result $? "QEMU guests are started without a network (-nic none)"
 
 # A second run on the same output directory is refused through its lock.
 mkdir -p "$tmp/locked"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# install-deps.sh - install the Debian packages locklat needs (tools/debian-packages).
+# install-deps.sh - install the Debian packages locklat needs (tools/debian-packages,
+# or the file LOCKLAT_PACKAGES names).
 #
 # Usage: tools/install-deps.sh [--check]
 #   --check  only report missing packages (exit 1 if any), install nothing
@@ -9,7 +10,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-mapfile -t wanted < <(grep -v '^[[:space:]]*\(#\|$\)' "$LOCKLAT_ROOT/tools/debian-packages")
+[ -r "$LOCKLAT_PACKAGES" ] || err_exit "package list $LOCKLAT_PACKAGES not readable"
+mapfile -t wanted < <(grep -v '^[[:space:]]*\(#\|$\)' "$LOCKLAT_PACKAGES")
 missing=()
 for p in "${wanted[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -7,7 +7,9 @@
 # 8 files x 4 MiB of generated text (locklat-squashfs --generate), packed with
 # 1 MiB blocks and no fragments, so every read of a block goes through one
 # squashfs_decompress() call of a whole 1 MiB block. Cached under
-# build/data/ by the hash of the generator and the parameters; prints the path.
+# build/data/ by the hash of the generator and the parameters, with the
+# image's sha256 beside it: a cached image that no longer matches (a crash
+# mid-copy, a bad disk) is refused, not mounted. Prints the path.
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
@@ -25,6 +27,8 @@ params="files=$files size=$size seed=$seed comp=$comp block=1M no-fragments"
 key=$(content_key "$params" "$generator" "$0")
 out=$LOCKLAT_BUILD/data/squashfs-$comp-$key.img
 if [ -f "$out" ]; then
+	[ "$(sha256_of "$out")" = "$(cat "$out.sha256" 2>/dev/null)" ] ||
+		err_exit "cached image $out is corrupt (its sha256 differs from $out.sha256): remove both and run again"
 	printf '%s\n' "$out"
 	exit 0
 fi
@@ -34,5 +38,7 @@ trap 'rm -rf "$work"' EXIT
 "$generator" --generate "$work/tree" --files "$files" --size "$size" --seed "$seed"
 mksquashfs "$work/tree" "$work/image" -comp "$comp" -b 1M -no-fragments \
 	-noappend -no-progress -quiet -all-root >/dev/null
+sha256_of "$work/image" >"$work/image.sha256"
+mv "$work/image.sha256" "$out.sha256"
 mv "$work/image" "$out"
 printf '%s\n' "$out"

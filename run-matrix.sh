@@ -112,6 +112,7 @@ case $accel in kvm) factor=2 ;; tcg-icount) factor=4 ;; tcg) factor=3 ;; esac
 declare -A history_seconds=()
 history_load() {
 	local key seconds
+	# shellcheck disable=SC2016 # awk programs, expanded by awk
 	while read -r key seconds; do
 		history_seconds[$key]=$seconds
 	done < <(find "$LOCKLAT_RESULTS" -path '*/rep*/meta' -type f -print0 2>/dev/null |
@@ -139,6 +140,7 @@ cell_seconds() { # VARIANT WORKLOAD REP
 layout_check() {
 	local versions
 	[ -d "$out" ] || return 0
+	# shellcheck disable=SC2016 # an awk program, expanded by awk
 	versions=$(find "$out" -mindepth 4 -maxdepth 4 -path '*/rep*/meta' -type f -print0 |
 		xargs -0 -r awk -F= '$1 == "layout_version" { v[$2] = 1 } END { for (k in v) print k }' |
 		sort -u | tr '\n' ' ')

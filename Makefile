@@ -5,7 +5,7 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 VARIANTS ?=
 
-.PHONY: help deps kernels verify-equivalence tools initramfs run summary plots check shellcheck clean distclean
+.PHONY: help deps kernels modules verify-equivalence tools initramfs run summary plots check shellcheck clean distclean
 
 # The run summary and plots read; default the newest run of run-matrix.sh.
 RUN ?= results/latest
@@ -62,6 +62,9 @@ deps: ## install the Debian packages locklat needs (root)
 
 kernels: ## build kernel variants (all, or VARIANTS="rt baseline-rt")
 	kernels/build.sh -j$(JOBS) $(VARIANTS)
+
+modules: ## build kernels/modules (llcheck, llbench) against built variants (all, or VARIANTS=...)
+	kernels/modules/build.sh $(VARIANTS)
 
 run: ## the whole matrix: ./run-matrix.sh $(RUN_ARGS)
 	./run-matrix.sh $(RUN_ARGS)

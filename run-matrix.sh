@@ -5,7 +5,7 @@
 #
 # Usage: ./run-matrix.sh [options]
 #   --variants LIST   comma-separated, or "all" (default: all, see kernels/variants/)
-#   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru)
+#   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru,modules)
 #   --duration S      guest seconds per pass (default 3)
 #   --warmup S        guest seconds of workload before each pass (default 1)
 #   --reps N          repetitions per variant and workload (default 4)
@@ -20,13 +20,15 @@
 #
 # Repetition 1 of each cell runs all passes (latency, preemptoff, irqsoff,
 # verify); later repetitions run the latency pass only: the statistics need
-# repeated maxima, the tracers' worst section and the path check do not.
+# repeated maxima, the tracers' worst section and the path check do not. The
+# modules workload is one cell per variant running the kernel modules of
+# kernels/modules (built here against each variant).
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-default_workloads=squashfs,zram,lru
+default_workloads=squashfs,zram,lru,modules
 variants=() workloads=()
 variants_opt=all workloads_opt=$default_workloads duration=3 warmup=1 reps=4
 accel=auto cpus=2 jobs='' out='' dry_run=0
@@ -158,12 +160,18 @@ cell_done() {
 		[ "$(kv_get "$1/meta" status)" != INFRA ]
 }
 
+# workload_reps W: the repetitions of workload W (the modules pass: one).
+workload_reps() {
+	workload_load "$1"
+	if [ "$WORKLOAD_SETUP" = modules ]; then echo 1; else echo "$reps"; fi
+}
+
 cells=()
 total_s=0
 kept=0
 for v in "${variants[@]}"; do
 	for w in "${workloads[@]}"; do
-		for ((r = 1; r <= reps; r++)); do
+		for ((r = 1; r <= $(workload_reps "$w"); r++)); do
 			cells+=("$v $w $r")
 			if cell_done "$out/$v/$w/rep$r"; then
 				kept=$((kept + 1))
@@ -208,20 +216,23 @@ make -s -C "$LOCKLAT_ROOT" tools >/dev/null
 declare -A build_failed=()
 for v in "${variants[@]}"; do
 	if ! "$LOCKLAT_ROOT/kernels/build.sh" "$v"; then
-		build_failed[$v]=1
+		build_failed[$v]="kernel build failed: $LOCKLAT_BUILD/kernels/$v/build.log"
 		warn "variant $v failed to build: its cells are marked INFRA (log: $LOCKLAT_BUILD/kernels/$v/build.log)"
+	elif ! "$LOCKLAT_ROOT/kernels/modules/build.sh" "$v"; then
+		build_failed[$v/modules]="module build failed: $LOCKLAT_BUILD/modules/$v/"
+		warn "modules for $v failed to build: its modules cell is marked INFRA"
 	fi
 done
 # One guest image for the whole run, so every cell ran the same programs.
 initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh")
 
-# cell_failed_build DIR V W R: a complete cell saying the kernel did not build.
+# cell_failed_build DIR V W R REASON: a complete cell saying what did not build.
 cell_failed_build() {
 	local dir=$1
 	rm -rf "$dir.partial"
 	mkdir -p "$dir.partial"
 	kv_write "$dir.partial/meta" layout_version "$LOCKLAT_LAYOUT_VERSION" status INFRA \
-		reason "kernel build failed: $LOCKLAT_BUILD/kernels/$2/build.log" \
+		reason "$5" \
 		variant "$2" workload "$3" rep "$4" accel "$accel" complete 1
 	mv "$dir.partial" "$dir"
 }
@@ -254,8 +265,11 @@ for cell in "${cells[@]}"; do
 	fi
 	rm -rf "$dir"
 	remaining_s=$((remaining_s - $(cell_seconds "$v" "$w" "$r")))
-	if [ -n "${build_failed[$v]:-}" ]; then
-		cell_failed_build "$dir" "$v" "$w" "$r"
+	workload_load "$w"
+	failed=${build_failed[$v]:-}
+	[ "$WORKLOAD_SETUP" = modules ] && failed=${failed:-${build_failed[$v/modules]:-}}
+	if [ -n "$failed" ]; then
+		cell_failed_build "$dir" "$v" "$w" "$r" "$failed"
 		continue
 	fi
 	# A free slot; each slot owns its host CPUs.
@@ -268,6 +282,7 @@ for cell in "${cells[@]}"; do
 	pin=$(seq -s, $((s * per_cell)) $((s * per_cell + per_cell - 1)))
 	passes='latency preemptoff irqsoff verify'
 	[ "$r" -gt 1 ] && passes=latency
+	[ "$WORKLOAD_SETUP" = modules ] && passes=modules
 	progress matrix "cell $i/${#cells[@]} $v/$w/rep$r on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
 	slot_log[$s]=$out/logs/$v-$w-rep$r.log
 	# The cell dies with this script, even by SIGKILL (and its QEMU with it,

@@ -75,8 +75,8 @@ positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
 positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$deadline" ] || positive_int deadline "$deadline" "$CELL_EXIT_USAGE"
 for p in $passes; do
-	case $p in latency | preemptoff | irqsoff | verify) ;;
-	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify)" ;;
+	case $p in latency | preemptoff | irqsoff | verify | modules) ;;
+	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify, modules)" ;;
 	esac
 done
 if [ -n "$workload" ] && ! workload_load "$workload"; then
@@ -87,6 +87,8 @@ fi
 setup_name=${WORKLOAD_SETUP:-none}
 setup_arg=''
 case $setup_name in *:*) setup_arg=${setup_name#*:} setup_name=${setup_name%%:*} ;; esac
+# The modules workload is the modules pass alone.
+[ "$setup_name" = modules ] && passes=modules
 if ! is_variant "$variant"; then
 	usage_error "unknown variant '$variant'; known: $(known_variants | tr '\n' ' ')"
 fi
@@ -98,6 +100,13 @@ manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
 	err_exit "variant $variant is not built ($manifest missing): run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
 bzimage=$(kv_get "$manifest" bzimage_path)
 [ -f "$bzimage" ] || err_exit "kernel image $bzimage missing: run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
+modules_dir=$LOCKLAT_BUILD/modules/$variant
+if [[ " $passes " == *" modules "* ]]; then
+	for m in $LOCKLAT_MODULES; do
+		[ -f "$modules_dir/$m.ko" ] ||
+			err_exit "module $m for $variant not built: run 'make modules VARIANTS=$variant'" "$CELL_EXIT_INFRA"
+	done
+fi
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
 
 partial=$out.partial
@@ -133,9 +142,20 @@ job_write() {
 			setup_arg "$setup_arg" \
 			targets "$WORKLOAD_TARGETS" workload_cmd "$workload_cmd" \
 			duration "$duration" warmup "$warmup" passes "$passes" \
-			cyclictest "$cyclictest_args"
+			cyclictest "$cyclictest_args" \
+			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
+			llbench_args "$LOCKLAT_LLBENCH_ARGS"
 	fi
-	(cd "$stage" && find etc | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$partial/job.cpio.gz"
+	# The modules pass: this variant's modules, built against its kernel.
+	local archived=(etc)
+	if [[ " $passes " == *" modules "* ]]; then
+		mkdir -p "$stage/lib/locklat-modules"
+		for m in $LOCKLAT_MODULES; do
+			cp "$modules_dir/$m.ko" "$stage/lib/locklat-modules/"
+		done
+		archived+=(lib)
+	fi
+	(cd "$stage" && find "${archived[@]}" | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$partial/job.cpio.gz"
 	cat "$initramfs" "$partial/job.cpio.gz" >"$partial/initrd.img"
 	cp "$conf" "$partial/cell.conf"
 	rm -rf "$stage"
@@ -178,6 +198,11 @@ fi
 # What the guest wrote, even if it later panicked.
 tar -xf "$partial/results.img" -C "$partial/guest" 2>/dev/null || true
 rm -f "$partial/results.img" "$partial/initrd.img"
+# The splats of each module load on their own: what llcheck's scenarios show.
+for f in "$partial"/guest/modules/*.dmesg; do
+	[ -f "$f" ] || continue
+	"$LOCKLAT_ROOT/bench/findings.sh" "$f" >"${f%.dmesg}.findings" || true
+done
 
 findings_status=0
 logs=("$partial/console.log")

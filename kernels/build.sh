@@ -304,7 +304,10 @@ for v in "${variants[@]}"; do
 		progress kernels "$v: built $only in $((SECONDS - t0)) s"
 		continue
 	fi
-	kernel_make "$v" "$obj" "$STACK_TREE" bzImage
+	# modules: every option is =y, so this builds no module; it writes
+	# Module.symvers and scripts/module.lds, which the out-of-tree modules
+	# of kernels/modules link against.
+	kernel_make "$v" "$obj" "$STACK_TREE" bzImage modules
 	manifest_write "$v" "$obj" "$STACK_TREE"
 	progress kernels "$v: done in $((SECONDS - t0)) s ($(kv_get "$obj/manifest" kernel_release))"
 done

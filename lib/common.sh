@@ -179,6 +179,18 @@ LOCKLAT_LAYOUT_VERSION=2
 LOCKLAT_RESULTS_DISK_MIB=${LOCKLAT_RESULTS_DISK_MIB:-256}
 LOCKLAT_CELL_SPACE_MIB=${LOCKLAT_CELL_SPACE_MIB:-8}
 
+# The out-of-tree modules of kernels/modules/ and what the guest runs them with.
+LOCKLAT_MODULES="llcheck llbench"
+LOCKLAT_LLBENCH_ARGS="iterations=100000 rounds=11"
+
+# llcheck_scenarios: llcheck's scenario names in the order the guest loads
+# them (kernels/modules/llcheck/scenarios).
+llcheck_scenarios() {
+	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
+		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' \
+		"$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios"
+}
+
 # Cell exit codes and status names: bench/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.
 CELL_EXIT_OK=0

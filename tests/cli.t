@@ -18,7 +18,7 @@ tap_like "$out" '--dry-run' "--help lists the options"
 
 out=$("$rm_" --dry-run --out "$tmp/fresh" --accel tcg-icount 2>&1)
 tap_result $? "--dry-run exits 0"
-tap_like "$out" "cells: +60 in $tmp/fresh: 60 to run, 0 complete" "default plan: 5 variants x 3 workloads x 4 reps"
+tap_like "$out" "cells: +65 in $tmp/fresh: 65 to run, 0 complete" "default plan: 5 variants x (3 workloads x 4 reps + 1 modules cell)"
 tap_like "$out" 'estimated: +[0-9]+ min' "the plan has an estimate"
 [ ! -e "$tmp/fresh" ]
 tap_result $? "--dry-run creates nothing"

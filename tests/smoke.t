@@ -4,7 +4,8 @@
 # what comes back: a command's output, a hang (TIMEOUT), a panic (finding),
 # a missing kernel, a forced KVM without hardware support; then every workload
 # of workloads/list for a few seconds with all four passes (two cells at once,
-# each pinned to its own host CPU), and the summary and plots of those cells.
+# each pinned to its own host CPU; the modules workload builds llcheck and
+# llbench and runs them), and the summary and plots of those cells.
 # Set LOCKLAT_SMOKE_VARIANT to use another variant (default local_lock).
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,13 +17,22 @@ command -v qemu-system-x86_64 >/dev/null || tap_skip_all "qemu-system-x86_64 mis
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((18 + $(known_workloads | wc -l) + 6))
+tap_plan $((18 + $(known_workloads | wc -l) + 11))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
 manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
 release=$(kv_get "$manifest" kernel_release)
 tap_like "$release" "^6\.12\.[0-9]+-locklat-$variant\$" "manifest names the kernel release"
+
+# The kernel modules: built against this variant, checkpatch-clean.
+"$root/kernels/modules/build.sh" "$variant" >"$tmp/modules.log" 2>&1
+tap_result $? "kernels/modules/build.sh $variant"
+for m in $LOCKLAT_MODULES; do
+	perl "$LOCKLAT_BUILD/src/pristine/scripts/checkpatch.pl" --no-tree -q --terse \
+		-f "$root/kernels/modules/$m/$m.c" >"$tmp/checkpatch-$m.log" 2>&1
+	tap_result $? "checkpatch: $m.c is clean$(grep -m1 -E 'ERROR|WARNING' "$tmp/checkpatch-$m.log" | sed 's/^/ -- /')"
+done
 
 t0=$SECONDS
 "$root/kernels/build.sh" "$variant" >"$tmp/rebuild.log" 2>&1
@@ -80,6 +90,18 @@ for w in "${workloads[@]}"; do
 	esac
 	tap_result "$ok" "workload $w: status ${st:-none}, target hits ${hits:-none}"
 done
+# The modules cell: every llcheck scenario loaded and removed, llbench twice.
+mods=$run/$variant/modules/rep1/guest/modules
+ok=0
+for s in $(llcheck_scenarios); do
+	grep -qx 'insmod 0 rmmod 0' "$mods/llcheck-$s.status" 2>/dev/null || ok=1
+done
+tap_result "$ok" "modules: each llcheck scenario loaded and unloaded"
+grep -qx 'insmod 0 rmmod 0' "$mods/llbench-first.status" 2>/dev/null &&
+	grep -qx 'insmod 0 rmmod 0' "$mods/llbench.status" 2>/dev/null
+tap_result $? "modules: llbench loads again after removal"
+tap_is "$(grep -c 'llbench: op=.* median_ns=[0-9.]* ' "$mods/llbench.dmesg" 2>/dev/null)" 5 \
+	"modules: llbench timed its 5 operations"
 max=$(cat "$run/$variant/squashfs/rep1/guest/preemptoff/tracing_max_latency" 2>/dev/null)
 hdr=$(sed -n 's/^# latency: \([0-9]*\) us.*/\1/p' "$run/$variant/squashfs/rep1/guest/preemptoff/trace.txt" 2>/dev/null)
 tap_is "$max" "$hdr" "preemptoff: tracing_max_latency equals the trace's own header"
@@ -92,7 +114,10 @@ tap_result $? "squashfs: the worst preempt-off section is named, with its stack"
 "$root/bench/report.sh" summary "$run" >/dev/null 2>&1
 tap_result $? "summary of the smoke run"
 n=$(grep -c '^## Workload' "$run/summary.md" 2>/dev/null)
-tap_is "$n" "${#workloads[@]}" "summary.md has a section per workload"
+tap_is "$n" "$(( ${#workloads[@]} - 1 ))" "summary.md has a section per latency workload"
+# The modules table: a row per scenario, each cell filled for this variant.
+n=$(grep -cE '^\| (c|a-preempt|b|a) \| (silent|\*\*detected\*\*)' "$run/summary.md" 2>/dev/null)
+tap_is "$n" "$(llcheck_scenarios | wc -l)" "summary.md: llcheck table, a result per scenario"
 "$root/bench/report.sh" plots "$run" >/dev/null 2>&1
 tap_result $? "plots of the smoke run"
 [ -s "$run/plots/max.svg" ] && [ -s "$run/plots/hist-squashfs.png" ]

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "locklat.h"
 
@@ -337,6 +338,104 @@ int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *
 	return 0;
 }
 
+/* The last "llbench: op=..." lines of a dmesg (a later load replaces an earlier one). */
+static void llbench_load(struct cell *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *p;
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	c->nllbench = 0;
+	while (getline(&line, &cap, f) >= 0 && c->nllbench < CELL_MAX_MODULE_ROWS) {
+		struct llbench_result *b = &c->llbench[c->nllbench];
+
+		p = strstr(line, "llbench: op=");
+		if (p && sscanf(p, "llbench: op=%31s iterations=%u rounds=%u min_ns=%lf median_ns=%lf max_ns=%lf",
+				b->op, &b->iterations, &b->rounds, &b->min_ns, &b->median_ns,
+				&b->max_ns) == 6)
+			c->nllbench++;
+	}
+	free(line);
+	fclose(f);
+}
+
+static void llcheck_load(struct llcheck_result *r, const char *dir, const char *scenario)
+{
+	char path[8192], word[8], end[64];
+	char *line = NULL, *p;
+	size_t cap = 0;
+	int insmod = -1, rmmod = -1;
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	copy_str(r->scenario, sizeof(r->scenario), scenario);
+	copy_str(r->irqs_off, sizeof(r->irqs_off), "?");
+	r->debug_locks = -1;
+	snprintf(path, sizeof(path), "%s/llcheck-%s.status", dir, scenario);
+	f = fopen(path, "r");
+	if (f) {
+		r->loaded = fscanf(f, "insmod %d rmmod %d", &insmod, &rmmod) == 2 && !insmod && !rmmod;
+		fclose(f);
+	}
+	/* findings.sh: "kind<TAB>count<TAB>first line" per kind; the first is enough. */
+	snprintf(path, sizeof(path), "%s/llcheck-%s.findings", dir, scenario);
+	f = fopen(path, "r");
+	if (f) {
+		if (getline(&line, &cap, f) >= 0) {
+			char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+
+			if (t2) {
+				*t1 = '\0';
+				copy_str(r->kind, sizeof(r->kind), line);
+				copy_str(r->line, sizeof(r->line), trim(t2 + 1));
+				r->detected = true;
+			}
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/llcheck-%s.dmesg", dir, scenario);
+	snprintf(end, sizeof(end), "scenario=%s end ", scenario);
+	f = fopen(path, "r");
+	if (f) {
+		while (getline(&line, &cap, f) >= 0) {
+			p = strstr(line, end);
+			if (p && sscanf(p + strlen(end), "irqs_off_in_irqsave_sections=%7s debug_locks=%d",
+					word, &r->debug_locks) == 2)
+				memcpy(r->irqs_off, word, sizeof(word));
+		}
+		fclose(f);
+	}
+	free(line);
+}
+
+int modules_load(struct cell *c, const char *dir)
+{
+	char path[4096], conf_path[8192], *list, *tok, *save = NULL;
+	struct kvfile conf;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/guest/modules", dir);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return 1;
+	c->has_modules = true;
+	snprintf(conf_path, sizeof(conf_path), "%s/cell.conf", dir);
+	if (kv_load(&conf, conf_path))
+		return 0;
+	list = strdup(kv_str(&conf, "llcheck_scenarios", ""));
+	if (!list)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	for (tok = strtok_r(list, " ", &save); tok && c->nllcheck < CELL_MAX_MODULE_ROWS;
+	     tok = strtok_r(NULL, " ", &save))
+		llcheck_load(&c->llcheck[c->nllcheck++], path, tok);
+	free(list);
+	kv_free(&conf);
+	snprintf(conf_path, sizeof(conf_path), "%s/llbench.dmesg", path);
+	llbench_load(c, conf_path);
+	return 0;
+}
+
 static void findings_load(struct cell *c, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -445,6 +544,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	if (c->preemptoff.present && c->preemptoff.header_us &&
 	    c->preemptoff.header_us != c->preemptoff.max_us)
 		invalidate(c, "preemptoff: trace header and tracing_max_latency disagree");
+	modules_load(c, dir);
 	snprintf(path, sizeof(path), "%s/findings", dir);
 	findings_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);

@@ -53,6 +53,26 @@ struct path_hit {
 	uint64_t hits;
 };
 
+/* One llcheck scenario of the modules pass (kernels/modules/llcheck). */
+struct llcheck_result {
+	char scenario[24];
+	bool loaded;		/* insmod and rmmod both succeeded */
+	bool detected;		/* the kernel reported it: a splat in that load's dmesg */
+	char kind[40];		/* findings.sh kind of the first splat */
+	char line[240];		/* and its first line */
+	char irqs_off[8];	/* interrupts off in every local_lock_irqsave section: yes, no, n/a */
+	int debug_locks;	/* after the scenario; -1 unknown */
+};
+
+/* One operation of llbench: ns per lock/unlock pair over its rounds. */
+struct llbench_result {
+	char op[32];
+	unsigned int iterations, rounds;
+	double min_ns, median_ns, max_ns;
+};
+
+#define CELL_MAX_MODULE_ROWS 8
+
 struct cell {
 	char *dir;
 	struct kvfile meta;
@@ -83,6 +103,13 @@ struct cell {
 	uint64_t *series;		/* [thread * series_seconds + second] */
 
 	struct trace_worst preemptoff, irqsoff;
+
+	bool has_modules;		/* guest/modules/ exists: the modules pass ran */
+	struct llcheck_result llcheck[CELL_MAX_MODULE_ROWS];
+	unsigned int nllcheck;
+	struct llbench_result llbench[CELL_MAX_MODULE_ROWS];
+	unsigned int nllbench;
+
 	struct finding findings[CELL_MAX_ITEMS];
 	unsigned int nfindings;
 	struct path_hit hits[CELL_MAX_ITEMS];
@@ -114,5 +141,11 @@ int cyclictest_text_load(struct cell *c, const char *path);
  */
 int cyclictest_windows_load(struct cell *c, const char *path, uint64_t window_us);
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
+/*
+ * The modules pass of the cell in dir: llcheck's scenarios in the order of
+ * cell.conf's llcheck_scenarios, llbench's lines. Returns 0, 1 if the pass did
+ * not run.
+ */
+int modules_load(struct cell *c, const char *dir);
 
 #endif /* LOCKLAT_CELL_H */

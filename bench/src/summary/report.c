@@ -294,6 +294,146 @@ static void md_problems(FILE *f, const struct run *run)
 		fputc('\n', f);
 }
 
+/* A workload only the modules pass ran on has no latency table. */
+static bool workload_is_modules_only(const struct run *run, const char *workload)
+{
+	size_t i;
+	bool modules = false;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->workload, workload))
+			continue;
+		if (c->has_latency)
+			return false;
+		modules |= c->has_modules;
+	}
+	return modules;
+}
+
+/* The first cell of variant that ran the modules pass (complete, with results). */
+static const struct cell *modules_cell(const struct run *run, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (run->cells[i].has_modules && !strcmp(run->cells[i].variant, variant) &&
+		    (run->cells[i].nllcheck || run->cells[i].nllbench))
+			return &run->cells[i];
+	return NULL;
+}
+
+/* The expectation of a scenario from kernels/modules/llcheck/scenarios, or "". */
+static void scenario_expectation(const struct run *run, const char *scenario, char *out, size_t size)
+{
+	FILE *f = run->llcheck_scenarios ? fopen(run->llcheck_scenarios, "r") : NULL;
+	char *line = NULL;
+	size_t cap = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0) {
+		char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL, *name = line, *e;
+
+		if (line[0] == '#' || !bar2)
+			continue;
+		*bar1 = '\0';
+		while (*name == ' ')
+			name++;
+		for (e = bar1; e > name && e[-1] == ' '; e--)
+			e[-1] = '\0';
+		if (strcmp(name, scenario))
+			continue;
+		snprintf(out, size, "%s", bar2 + 1 + strspn(bar2 + 1, " "));
+		out[strcspn(out, "\n")] = '\0';
+	}
+	free(line);
+	fclose(f);
+}
+
+static void md_modules(FILE *f, const struct run *run)
+{
+	const struct cell *first = NULL;
+	char expect[256], buf[64];
+	size_t v;
+	unsigned int k;
+
+	for (v = 0; v < run->nvariants && !first; v++)
+		first = modules_cell(run, run->variants[v]);
+	if (!first)
+		return;
+	fprintf(f, "## Kernel modules: what lockdep sees, what a local lock costs\n\n"
+		"`llcheck` loads once per scenario; *detected* means the kernel itself reported it "
+		"(a splat in that load's kernel log, kind and first line quoted). "
+		"See `kernels/modules/llcheck/llcheck.c`.\n\n| llcheck scenario |");
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, " %s |", run->variants[v]);
+	fprintf(f, " expected |\n|---|");
+	for (v = 0; v <= run->nvariants; v++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+	for (k = 0; k < first->nllcheck; k++) {
+		fprintf(f, "| %s |", first->llcheck[k].scenario);
+		for (v = 0; v < run->nvariants; v++) {
+			const struct cell *c = modules_cell(run, run->variants[v]);
+			const struct llcheck_result *r = c && k < c->nllcheck ? &c->llcheck[k] : NULL;
+
+			if (!r)
+				fprintf(f, " – |");
+			else if (r->detected)
+				fprintf(f, " **detected**: %s (`%s`) |", r->kind, r->line);
+			else if (!r->loaded)
+				fprintf(f, " load failed |");
+			else
+				fprintf(f, " silent |");
+		}
+		scenario_expectation(run, first->llcheck[k].scenario, expect, sizeof(expect));
+		fprintf(f, " %s |\n", expect);
+	}
+	/* Scenario c's sections are local_lock_irqsave(): irqs stay on only on PREEMPT_RT. */
+	fprintf(f, "| interrupts off inside local_lock_irqsave() |");
+	for (v = 0; v < run->nvariants; v++) {
+		const struct cell *c = modules_cell(run, run->variants[v]);
+		const char *irqs = "–";
+
+		for (k = 0; c && k < c->nllcheck; k++)
+			if (!strcmp(c->llcheck[k].scenario, "c"))
+				irqs = c->llcheck[k].irqs_off;
+		fprintf(f, " %s |", irqs);
+	}
+	fprintf(f, " yes, except on PREEMPT_RT (a per-CPU spinlock_t there) |\n\n");
+
+	fprintf(f, "`llbench`: ns per lock/unlock pair, median [min–max] over %u rounds of %u pairs "
+		"(under tcg-icount: instruction time).\n\n| operation |",
+		first->nllbench ? first->llbench[0].rounds : 0,
+		first->nllbench ? first->llbench[0].iterations : 0);
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, " %s |", run->variants[v]);
+	fprintf(f, "\n|---|");
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+	for (k = 0; k < first->nllbench; k++) {
+		fprintf(f, "| %s |", first->llbench[k].op);
+		for (v = 0; v < run->nvariants; v++) {
+			const struct cell *c = modules_cell(run, run->variants[v]);
+			const struct llbench_result *b = NULL;
+			unsigned int j;
+
+			for (j = 0; c && j < c->nllbench; j++)
+				if (!strcmp(c->llbench[j].op, first->llbench[k].op))
+					b = &c->llbench[j];
+			if (b)
+				snprintf(buf, sizeof(buf), "%.2f [%.2f–%.2f]", b->median_ns, b->min_ns, b->max_ns);
+			fprintf(f, " %s |", b ? buf : "–");
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 void report_markdown(struct run *run)
 {
 	FILE *f = report_open(run, "summary.md");
@@ -301,7 +441,9 @@ void report_markdown(struct run *run)
 
 	md_header(f, run);
 	for (w = 0; w < run->nworkloads; w++)
-		md_workload(f, run, run->workloads[w]);
+		if (!workload_is_modules_only(run, run->workloads[w]))
+			md_workload(f, run, run->workloads[w]);
+	md_modules(f, run);
 	md_problems(f, run);
 	report_close(f, run, "summary.md");
 }
@@ -352,6 +494,46 @@ static json_object *json_series(const struct cell *c)
 	return threads;
 }
 
+static json_object *json_modules(const struct cell *c)
+{
+	json_object *o, *a;
+	unsigned int k;
+
+	if (!c->has_modules)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (k = 0; k < c->nllcheck; k++) {
+		const struct llcheck_result *r = &c->llcheck[k];
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "scenario", json_object_new_string(r->scenario));
+		json_object_object_add(s, "loaded", json_object_new_boolean(r->loaded));
+		json_object_object_add(s, "detected", json_object_new_boolean(r->detected));
+		json_object_object_add(s, "kind", r->detected ? json_object_new_string(r->kind) : NULL);
+		json_object_object_add(s, "line", r->detected ? json_object_new_string(r->line) : NULL);
+		json_object_object_add(s, "irqs_off_in_irqsave_sections", json_object_new_string(r->irqs_off));
+		json_object_object_add(s, "debug_locks", r->debug_locks < 0 ? NULL : json_object_new_int(r->debug_locks));
+		json_object_array_add(a, s);
+	}
+	json_object_object_add(o, "llcheck", a);
+	a = json_object_new_array();
+	for (k = 0; k < c->nllbench; k++) {
+		const struct llbench_result *b = &c->llbench[k];
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "op", json_object_new_string(b->op));
+		json_object_object_add(s, "iterations", json_object_new_int((int)b->iterations));
+		json_object_object_add(s, "rounds", json_object_new_int((int)b->rounds));
+		json_object_object_add(s, "min_ns", json_object_new_double(b->min_ns));
+		json_object_object_add(s, "median_ns", json_object_new_double(b->median_ns));
+		json_object_object_add(s, "max_ns", json_object_new_double(b->max_ns));
+		json_object_array_add(a, s);
+	}
+	json_object_object_add(o, "llbench", a);
+	return o;
+}
+
 static json_object *json_cell(const struct cell *c)
 {
 	json_object *o = json_object_new_object(), *a;
@@ -377,6 +559,7 @@ static json_object *json_cell(const struct cell *c)
 		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
 	}
 	json_object_object_add(o, "per_second_max_us", json_series(c));
+	json_object_object_add(o, "modules", json_modules(c));
 	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
 	json_object_object_add(o, "irqsoff", json_trace(&c->irqsoff));
 	a = json_object_new_array();

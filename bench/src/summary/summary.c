@@ -6,6 +6,8 @@
  * Usage: locklat-summary [options] RUN_DIR
  *   --call-sites FILE   call site attribution table (kernels/call-sites)
  *   --comparisons FILE  the comparisons to make (bench/comparisons)
+ *   --llcheck-scenarios FILE  llcheck's scenarios with what to expect
+ *                       (kernels/modules/llcheck/scenarios)
  *   --plots-dir DIR     where the plots are linked from summary.md (relative)
  *
  * RUN_DIR holds <variant>/<workload>/rep<N>/ cells (results/README.md).
@@ -33,6 +35,7 @@ enum option_values {
 	OPT_CALL_SITES = 1,
 	OPT_COMPARISONS,
 	OPT_HELP,
+	OPT_LLCHECK_SCENARIOS,
 	OPT_PLOTS_DIR,
 };
 
@@ -40,7 +43,7 @@ static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: locklat-summary [--call-sites FILE] [--comparisons FILE]\n"
-		"                       [--plots-dir DIR] RUN_DIR\n");
+		"                       [--llcheck-scenarios FILE] [--plots-dir DIR] RUN_DIR\n");
 	exit(status);
 }
 
@@ -322,6 +325,7 @@ int main(int argc, char **argv)
 		{ "call-sites", required_argument, NULL, OPT_CALL_SITES },
 		{ "comparisons", required_argument, NULL, OPT_COMPARISONS },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "llcheck-scenarios", required_argument, NULL, OPT_LLCHECK_SCENARIOS },
 		{ "plots-dir", required_argument, NULL, OPT_PLOTS_DIR },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -344,6 +348,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HELP:
 			usage(LL_EXIT_OK);
+			break;
+		case OPT_LLCHECK_SCENARIOS:
+			run.llcheck_scenarios = optarg;
 			break;
 		case OPT_PLOTS_DIR:
 			run.plots_dir = optarg;

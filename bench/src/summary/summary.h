@@ -50,6 +50,7 @@ struct run {
 	size_t ngroups;
 	struct comparison_def *defs;
 	size_t ndefs;
+	const char *llcheck_scenarios;	/* kernels/modules/llcheck/scenarios, for the expectations */
 };
 
 bool cell_measured(const struct cell *c);

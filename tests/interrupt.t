@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# interrupt.t - kill run-matrix.sh while a guest runs (SIGKILL, then SIGTERM)
+# and run it again with the same arguments: no QEMU outlives it, the output
+# lock is free again, the complete cell is kept and the partial one redone,
+# and the summary comes out. Boots the smoke variant (LOCKLAT_SMOKE_VARIANT,
+# default local_lock) with the idle workload.
+# shellcheck disable=SC2317 # the predicates below are called through wait_until
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/common.sh
+. "$root/lib/common.sh"
+variant=${LOCKLAT_SMOKE_VARIANT:-local_lock}
+[ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"
+command -v qemu-system-x86_64 >/dev/null || tap_skip_all "qemu-system-x86_64 missing (make deps)"
+tmp=$(mktemp -d)
+out=$tmp/run
+cells=$out/$variant/idle
+# Whatever happens, no guest of this test outlives it.
+trap 'pkill -KILL -f -- "$out/" 2>/dev/null; rm -rf "$tmp"' EXIT
+tap_plan 14
+
+"$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
+tap_result $? "kernels/build.sh $variant"
+
+args=(--variants "$variant" --workloads idle --reps 2 --duration 1 --warmup 1 --jobs 1 --out "$out")
+
+# wait_until SECONDS COMMAND...: poll COMMAND until it succeeds or time is up.
+wait_until() {
+	local limit=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$limit" ] || return 1
+		sleep 0.5
+	done
+}
+guest_running() { pgrep -f -- "qemu-system-x86_64 .*$out/" >/dev/null; }
+nothing_running() { ! pgrep -f -- "$out/" >/dev/null; }
+rep1_done_rep2_running() { [ -f "$cells/rep1/meta" ] && pgrep -f -- "qemu-system-x86_64 .*$cells/rep2" >/dev/null; }
+
+# 1. SIGKILL during the first cell's guest.
+"$root/run-matrix.sh" "${args[@]}" >"$tmp/run1.log" 2>&1 &
+pid=$!
+wait_until 300 guest_running
+tap_result $? "first run: a guest is running"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+wait_until 10 nothing_running
+tap_result $? "SIGKILL: no cell script, qemu.sh or QEMU is left behind"
+flock -n "$out/.lock" true
+tap_result $? "SIGKILL: the output lock is free"
+[ -d "$cells/rep1.partial" ] && [ ! -e "$cells/rep1" ]
+tap_result $? "SIGKILL: the interrupted cell is left partial, not complete"
+
+# 2. SIGTERM once the first cell is complete and the second one's guest runs.
+"$root/run-matrix.sh" "${args[@]}" >"$tmp/run2.log" 2>&1 &
+pid=$!
+wait_until 400 rep1_done_rep2_running
+tap_result $? "second run: rep1 done, rep2's guest running"
+kill -TERM "$pid"
+wait "$pid"
+tap_is "$?" 130 "SIGTERM: run-matrix.sh exits 130"
+grep -q 'interrupted: complete cells are kept; run again with --out' "$tmp/run2.log"
+tap_result $? "SIGTERM: it says how to resume"
+wait_until 10 nothing_running
+tap_result $? "SIGTERM: no QEMU is left behind"
+started=$(kv_get "$cells/rep1/meta" started)
+
+# 3. The same command again finishes the run.
+"$root/run-matrix.sh" "${args[@]}" >"$tmp/run3.log" 2>&1
+tap_result $? "third run completes"
+tap_like "$(cat "$tmp/run3.log")" "cell 1/2 $variant/idle/rep1: kept" "the complete cell is kept"
+tap_is "$(kv_get "$cells/rep1/meta" started)" "$started" "and not redone"
+tap_is "$(kv_get "$cells/rep2/meta" complete)" 1 "the interrupted cell is redone, complete"
+[ ! -e "$cells/rep2.partial" ] && [ ! -e "$cells/rep1.partial" ]
+tap_result $? "no partial cell is left"
+grep -q '^2 complete cells' "$out/summary.md"
+tap_result $? "the summary counts both cells"
+tap_done

@@ -212,7 +212,10 @@ logs=("$partial/console.log")
 # status: what this cell says, worst first.
 reason=''
 if [ "$qemu_status" -eq 3 ]; then
-	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s"
+	# The step the guest was in: started on the console, never ended.
+	hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
+		/locklat: step [a-z]+: exit/ { s = "" } END { print s }' "$partial/console.log")
+	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s${hung_step:+ in step $hung_step}"
 elif [ "$qemu_status" -ne 0 ]; then
 	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then

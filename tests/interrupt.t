@@ -18,7 +18,7 @@ out=$tmp/run
 cells=$out/$variant/idle
 # Whatever happens, no guest of this test outlives it.
 trap 'pkill -KILL -f -- "$out/" 2>/dev/null; rm -rf "$tmp"' EXIT
-tap_plan 14
+tap_plan 15
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"

@@ -436,6 +436,21 @@ int modules_load(struct cell *c, const char *dir)
 	return 0;
 }
 
+/* guest/steps has "latency 0": the latency pass ran to its end. */
+static bool steps_latency_ok(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		ok |= !strcmp(line, "latency 0\n");
+	fclose(f);
+	return ok;
+}
+
 static void findings_load(struct cell *c, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -545,6 +560,8 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	    c->preemptoff.header_us != c->preemptoff.max_us)
 		invalidate(c, "preemptoff: trace header and tracing_max_latency disagree");
 	modules_load(c, dir);
+	snprintf(path, sizeof(path), "%s/guest/steps", dir);
+	c->latency_step_ok = steps_latency_ok(path);
 	snprintf(path, sizeof(path), "%s/findings", dir);
 	findings_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);

@@ -80,6 +80,7 @@ struct cell {
 	unsigned int rep;
 
 	bool has_latency;		/* cyclictest.json parsed */
+	bool latency_step_ok;		/* guest/steps: "latency 0", the pass completed */
 	unsigned int nthreads;
 	uint64_t thread_max_us[CELL_MAX_THREADS];
 	uint64_t max_us;		/* over all threads: cyclictest's true max */

@@ -273,9 +273,10 @@ static void md_problems(FILE *f, const struct run *run)
 		if (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS"))
 			continue;
 		if (!n++)
-			fprintf(f, "## Cells that did not measure\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
-		fprintf(f, "| %s/%s/rep%u | %s | %s | `%s/console.log` |\n", c->variant,
-			c->workload, c->rep, c->status, c->reason, c->dir);
+			fprintf(f, "## Cells that did not finish\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
+		fprintf(f, "| %s/%s/rep%u | %s | %s%s | `%s/console.log` |\n", c->variant,
+			c->workload, c->rep, c->status, c->reason,
+			cell_measured(c) ? " (its latency pass had completed: it counts)" : "", c->dir);
 	}
 	if (n)
 		fputc('\n', f);

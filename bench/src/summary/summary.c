@@ -187,10 +187,17 @@ static void add_unique(char ***list, size_t *n, const char *s)
 	(*list)[(*n)++] = strdup(s);
 }
 
-/* A cell whose latency numbers count: it measured, even if the kernel complained. */
+/*
+ * A cell whose latency numbers count: it measured, even if the kernel
+ * complained; or it hung in a later pass (TIMEOUT) after its latency pass had
+ * completed and been written out (guest/steps says so).
+ */
 bool cell_measured(const struct cell *c)
 {
-	return c->has_latency && (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS"));
+	if (!c->has_latency)
+		return false;
+	return !strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
+	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
 }
 
 static void group_build(struct run *run, struct group *g, const char *variant, const char *workload)

@@ -130,9 +130,12 @@ job_write() {
 	# interval (LOCKLAT_INTERVAL_US). The histogram covers 400 ms (1 us buckets): the worst
 	# wakeups seen here are ~350 ms; a wider one costs guest time to print
 	# (~2.4 s for 1 s of range). cyclictest's own max is kept apart from
-	# the histogram in the JSON, so an overflow never loses it. -v -o prints
-	# each window's maximum while it runs: the time series.
-	cyclictest_args="-m -p95 -t $cpus -a -i $LOCKLAT_INTERVAL_US -D $duration -h $LOCKLAT_HIST_RANGE_US -q -v -o $LOCKLAT_WINDOW_WAKEUPS"
+	# the histogram in the JSON, so an overflow never loses it. -v prints
+	# every sample while it runs (the main thread, from a ring the
+	# measuring threads fill): the time series. Its -o windows count
+	# wake-ups, not time, and a stalled thread skips periods, so the
+	# summary places each sample in time itself.
+	cyclictest_args="-m -p95 -t $cpus -a -i $LOCKLAT_INTERVAL_US -D $duration -h $LOCKLAT_HIST_RANGE_US -q -v"
 	if [ -n "$command" ]; then
 		kv_write "$conf" mode command command "$command"
 	else
@@ -249,7 +252,6 @@ kv_write "$meta" \
 	duration_s "$duration" \
 	hist_range_us "$LOCKLAT_HIST_RANGE_US" \
 	interval_us "$LOCKLAT_INTERVAL_US" \
-	window_wakeups "$LOCKLAT_WINDOW_WAKEUPS" \
 	warmup_s "$warmup" \
 	passes "$passes" \
 	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \

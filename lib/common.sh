@@ -163,16 +163,11 @@ trim() {
 LOCKLAT_HIST_RANGE_US=400000
 # cyclictest's wake-up interval (-i), in microseconds.
 LOCKLAT_INTERVAL_US=200
-# The time series: cyclictest's oscilloscope mode (-v -o N) prints the
-# maximum of each window of N wake-ups; 1000 x 200 us = 200 ms windows, from
-# which the summary takes per-second maxima. cyclictest drops the last,
-# incomplete window, so a window smaller than a second loses less of the pass.
-LOCKLAT_WINDOW_WAKEUPS=1000
 
-# The result layout (results/README.md) this suite writes. 2: cells have
-# interval_us, window_wakeups and guest/cyclictest-windows. run-matrix.sh
-# resumes only a tree of this layout.
-LOCKLAT_LAYOUT_VERSION=2
+# The result layout (results/README.md) this suite writes. 3: cells have
+# interval_us and guest/cyclictest-samples (2 had per-window maxima, 1
+# neither). run-matrix.sh resumes only a tree of this layout.
+LOCKLAT_LAYOUT_VERSION=3
 # The raw disk a guest writes its results onto, and what a finished cell
 # takes (~5 MiB with its traces; the rest is margin). Overridable so that a
 # test can ask for more than any disk has.

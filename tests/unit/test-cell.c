@@ -20,7 +20,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(38);
+	tap_plan(39);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -63,20 +63,28 @@ int main(void)
 	ok(cell_load(&c, FX "empty-trace", &cs) == 0 && c.preemptoff.present &&
 	   c.preemptoff.max_us == 0 && !c.preemptoff.call_site, "empty-trace: present, zero, unattributed");
 	cell_free(&c);
-	ok(cell_load(&c, FX "series-rt", &cs) == 0 && !strcmp(c.status, "OK"), "series-rt: a complete cell");
-	ok(c.has_series && c.series_threads == 2, "series-rt: a time series per thread");
-	/* 13440..14220 wake-ups in 1000-wake-up windows of 200 ms: 14 and 13 windows, 3 seconds */
-	is_u64(c.series_seconds, 3, "series-rt: 3 s of windows");
-	is_u64(c.series[0], c.thread_max_us[0], "series-rt: vCPU0's worst second holds its JSON max");
-	is_u64(c.series[1 * c.series_seconds + 0], 352, "series-rt: vCPU1's first second");
+	ok(cell_load(&c, FX "series-squashfs", &cs) == 0 && !strcmp(c.status, "OK"), "series-squashfs: a complete cell");
+	ok(c.has_series && c.series_threads == 2, "series-squashfs: a time series per thread");
+	/*
+	 * 1910 and 1564 wake-ups in a 3 s pass: the ~50 ms stalls make
+	 * cyclictest skip periods, which the samples' latencies account for.
+	 * Counted by wake-up alone they would fill only 0.4 s and 0.3 s.
+	 */
+	is_u64(c.series_seconds, 3, "series-squashfs: samples placed over the 3 s of the pass, skipped periods included");
 	hits = 0;
 	for (i = 0; i < c.series_threads * c.series_seconds; i++)
-		hits += c.series[i] > c.max_us;
-	ok(hits == 0, "series-rt: no second above the cell max");
+		hits += c.series[i] != LL_NO_VALUE;
+	is_u64(hits, 6, "series-squashfs: every second of both threads has samples");
+	for (i = 0, hits = 0; i < c.series_seconds; i++)
+		hits = c.series[i] > hits ? c.series[i] : hits;
+	is_u64(hits, c.thread_max_us[0], "series-squashfs: vCPU0's worst second holds its JSON max");
+	for (i = 0, hits = 0; i < c.series_threads * c.series_seconds; i++)
+		hits += c.series[i] != LL_NO_VALUE && c.series[i] > c.max_us;
+	ok(hits == 0, "series-squashfs: no second above the cell max");
 	cell_free(&c);
 	ok(cell_load(&c, FX "series-bad", &cs) == 0 && !strcmp(c.status, "INVALID"),
-	   "series-bad: a window above its thread's JSON max makes the cell INVALID");
-	ok(strstr(c.reason, "per-window") != NULL, "series-bad: and says why (%s)", c.reason);
+	   "series-bad: a sample above its thread's JSON max makes the cell INVALID");
+	ok(strstr(c.reason, "samples") != NULL, "series-bad: and says why (%s)", c.reason);
 	cell_free(&c);
 	ok(cell_load(&c, FX "no-such-cell", &cs) == 1, "a directory without meta is not a cell");
 	cell_free(&c);

@@ -128,6 +128,7 @@ int cyclictest_json_load(struct cell *c, const char *path)
 		if (json_u64(thr, "max", &max) || json_u64(thr, "cycles", &cycles))
 			goto out;
 		c->thread_max_us[index] = max;
+		c->thread_cycles[index] = cycles;
 		if (index + 1 > c->nthreads)
 			c->nthreads = (unsigned int)index + 1;
 		if (max > c->max_us)
@@ -210,49 +211,53 @@ int cyclictest_text_load(struct cell *c, const char *path)
 	return 0;
 }
 
-int cyclictest_windows_load(struct cell *c, const char *path, uint64_t window_us)
+int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0, n = 0, room = 0;
-	struct window { unsigned int thread; size_t index; uint64_t max; } *w = NULL;
-	size_t count[CELL_MAX_THREADS] = { 0 };
+	struct sample { unsigned int thread; uint64_t second, us; } *v = NULL;
+	uint64_t count[CELL_MAX_THREADS] = { 0 }, expected_us[CELL_MAX_THREADS];
 	unsigned int t;
 	int ret = -1;
 
 	if (!f)
 		return errno == ENOENT ? 1 : -1;
-	if (!c->has_latency || !window_us)
+	if (!c->has_latency || !interval_us)
 		goto out;
+	/* The first wake-up is expected one interval after the start. */
+	for (t = 0; t < CELL_MAX_THREADS; t++)
+		expected_us[t] = interval_us;
 	while (getline(&line, &cap, f) >= 0) {
 		unsigned int thread;
 		unsigned long long cycle;
-		long long max;
+		long long us;
 		int end = 0;
+		uint64_t steps;
 
-		/* "%8d:%8lu:%8ld": thread, cycle of the window's max, max in us */
-		if (sscanf(line, " %u: %llu: %lld %n", &thread, &cycle, &max, &end) != 3 ||
-		    line[end] != '\0' || thread >= c->nthreads || max < 0 ||
-		    (uint64_t)max > c->thread_max_us[thread])
+		/* "%8d:%8lu:%8ld": thread, cycle, latency in us */
+		if (sscanf(line, " %u: %llu: %lld %n", &thread, &cycle, &us, &end) != 3 ||
+		    line[end] != '\0' || thread >= c->nthreads || us < 0 ||
+		    (uint64_t)us > c->thread_max_us[thread] || cycle != count[thread] ||
+		    ++count[thread] > c->thread_cycles[thread])
 			goto out;
 		if (n == room) {
-			room = room ? 2 * room : 64;
-			w = realloc(w, room * sizeof(*w));
-			if (!w)
+			room = room ? 2 * room : 4096;
+			v = realloc(v, room * sizeof(*v));
+			if (!v)
 				err_exit(LL_EXIT_FAIL, "out of memory");
 		}
-		w[n++] = (struct window){ thread, count[thread]++, (uint64_t)max };
+		v[n++] = (struct sample){ thread, expected_us[thread] / 1000000, (uint64_t)us };
+		if (v[n - 1].second >= CELL_MAX_SECONDS)
+			goto out;
+		steps = ((uint64_t)us + interval_us - 1) / interval_us;
+		expected_us[thread] += interval_us * (steps ? steps : 1);
 	}
 	c->series_threads = c->nthreads;
 	c->series_seconds = 0;
-	for (t = 0; t < c->nthreads; t++) {
-		uint64_t s = (count[t] * window_us + 999999) / 1000000;
-
-		if (s > CELL_MAX_SECONDS)
-			goto out;
-		if (s > c->series_seconds)
-			c->series_seconds = (unsigned int)s;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].second + 1 > c->series_seconds)
+			c->series_seconds = (unsigned int)v[i].second + 1;
 	free(c->series);
 	c->series = malloc((size_t)c->series_threads * c->series_seconds * sizeof(uint64_t) + 1);
 	if (!c->series)
@@ -260,16 +265,15 @@ int cyclictest_windows_load(struct cell *c, const char *path, uint64_t window_us
 	for (size_t i = 0; i < (size_t)c->series_threads * c->series_seconds; i++)
 		c->series[i] = LL_NO_VALUE;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t *v = &c->series[w[i].thread * c->series_seconds +
-					 w[i].index * window_us / 1000000];
+		uint64_t *slot = &c->series[v[i].thread * c->series_seconds + v[i].second];
 
-		if (*v == LL_NO_VALUE || w[i].max > *v)
-			*v = w[i].max;
+		if (*slot == LL_NO_VALUE || v[i].us > *slot)
+			*slot = v[i].us;
 	}
-	c->has_series = true;
+	c->has_series = n > 0;
 	ret = 0;
 out:
-	free(w);
+	free(v);
 	free(line);
 	fclose(f);
 	return ret;
@@ -518,7 +522,7 @@ static void invalidate(struct cell *c, const char *why)
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 {
 	char path[4096];
-	uint64_t rep, window_wakeups = 0, interval_us = 0;
+	uint64_t rep, interval_us = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->dir = strdup(dir);
@@ -533,8 +537,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	c->reason = kv_str(&c->meta, "reason", "");
 	c->accel = kv_str(&c->meta, "accel", "?");
 	c->rep = parse_u64(kv_str(&c->meta, "rep", ""), 1, 1000000, &rep) ? (unsigned int)rep : 0;
-	/* A time-series window: wake-ups x interval (older cells have neither key). */
-	parse_u64(kv_str(&c->meta, "window_wakeups", ""), 1, 1000000000, &window_wakeups);
+	/* cyclictest's interval, to place samples in time (older cells lack it). */
 	parse_u64(kv_str(&c->meta, "interval_us", ""), 1, 1000000000, &interval_us);
 	/* The histogram's range, for percentiles that fall among its overflows. */
 	parse_u64(kv_str(&c->meta, "hist_range_us", "400000"), 1, UINT64_MAX, &c->hist.range_us);
@@ -548,9 +551,9 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 			invalidate(c, "cyclictest's text and JSON maxima disagree");
 		else if (c->has_text_overflow && c->text_overflow != c->hist.overflow)
 			invalidate(c, "cyclictest's histogram overflow counts disagree");
-		snprintf(path, sizeof(path), "%s/guest/cyclictest-windows", dir);
-		if (cyclictest_windows_load(c, path, window_wakeups * interval_us) < 0)
-			invalidate(c, "cyclictest's per-window maxima are malformed or exceed its JSON maxima");
+		snprintf(path, sizeof(path), "%s/guest/cyclictest-samples", dir);
+		if (cyclictest_samples_load(c, path, interval_us) < 0)
+			invalidate(c, "cyclictest's samples (-v) are malformed or disagree with its JSON");
 	}
 	snprintf(path, sizeof(path), "%s/guest/preemptoff", dir);
 	trace_load(&c->preemptoff, path, cs);

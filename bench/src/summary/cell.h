@@ -83,6 +83,7 @@ struct cell {
 	bool latency_step_ok;		/* guest/steps: "latency 0", the pass completed */
 	unsigned int nthreads;
 	uint64_t thread_max_us[CELL_MAX_THREADS];
+	uint64_t thread_cycles[CELL_MAX_THREADS];
 	uint64_t max_us;		/* over all threads: cyclictest's true max */
 	uint64_t cycles;
 	double avg_us;			/* sample-weighted over threads */
@@ -94,10 +95,13 @@ struct cell {
 
 	/*
 	 * The latency pass as a time series: per thread, the maximum of each
-	 * second, from cyclictest's oscilloscope windows (-v -o, file
-	 * guest/cyclictest-windows). Second s holds the windows that started
-	 * in it, at nominal time (window index x wake-ups x interval).
-	 * LL_NO_VALUE marks a second no window started in.
+	 * second, from every sample cyclictest printed (-v, file
+	 * guest/cyclictest-samples). A sample belongs to the second of its
+	 * expected wake-up time, which the samples give exactly: cyclictest
+	 * sets the next wake-up one interval on, then skips whole intervals
+	 * until it is no longer in the past, so after a sample of latency L
+	 * the next expected time is max(1, ceil(L / interval)) intervals on.
+	 * LL_NO_VALUE marks a second without a sample.
 	 */
 	bool has_series;
 	unsigned int series_threads, series_seconds;
@@ -135,12 +139,12 @@ void cell_free(struct cell *c);
 int cyclictest_json_load(struct cell *c, const char *path);
 int cyclictest_text_load(struct cell *c, const char *path);
 /*
- * The oscilloscope windows of path, window_us long each, into c->series
- * (after cyclictest_json_load). Returns 0, 1 if there is no such file, -1 if
- * a line is malformed or disagrees with the JSON (a window's maximum above
- * its thread's, an unknown thread).
+ * The samples of path (cyclictest -v with interval_us) into c->series, after
+ * cyclictest_json_load. Returns 0, 1 if there is no such file, -1 if a line
+ * is malformed or disagrees with the JSON: an unknown thread, cycles out of
+ * order, a sample above its thread's maximum, more samples than cycles.
  */
-int cyclictest_windows_load(struct cell *c, const char *path, uint64_t window_us);
+int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us);
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
 /*
  * The modules pass of the cell in dir: llcheck's scenarios in the order of

@@ -39,8 +39,8 @@ void report_close(FILE *f, const struct run *run, const char *name)
 		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
 }
 
-/* Distinct values of a meta key over all cells, comma-separated. */
-static void meta_values(const struct run *run, const char *key, char *out, size_t size)
+/* Distinct values of a meta key over all cells (with latency_only, over the cells with a latency pass), comma-separated. */
+static void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size)
 {
 	size_t i, len = 0;
 
@@ -49,6 +49,9 @@ static void meta_values(const struct run *run, const char *key, char *out, size_
 		const char *v = kv_str(&run->cells[i].meta, key, "?");
 		char quoted[512];
 
+		if (latency_only && !run->cells[i].has_latency)
+			continue;
+
 		snprintf(quoted, sizeof(quoted), "%s%s", len ? ", " : "", v);
 		if (len && strstr(out, v))
 			continue;
@@ -56,6 +59,11 @@ static void meta_values(const struct run *run, const char *key, char *out, size_
 		if (len >= size)
 			break;
 	}
+}
+
+static void meta_values(const struct run *run, const char *key, char *out, size_t size)
+{
+	meta_values_of(run, key, false, out, size);
 }
 
 static size_t count_status(const struct run *run, const char *status)
@@ -125,9 +133,9 @@ static void md_header(FILE *f, const struct run *run)
 	fprintf(f, "- Guest: %s vCPUs, pinned (see each cell's `pinning`); ", buf);
 	meta_values(run, "guest_mem_mib", buf, sizeof(buf));
 	fprintf(f, "%s MiB\n", buf);
-	meta_values(run, "duration_s", buf, sizeof(buf));
+	meta_values_of(run, "duration_s", true, buf, sizeof(buf));
 	fprintf(f, "- Pass length: %s s of guest time per pass (", buf);
-	meta_values(run, "warmup_s", buf, sizeof(buf));
+	meta_values_of(run, "warmup_s", true, buf, sizeof(buf));
 	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200`, one thread per vCPU, ", buf);
 	meta_values(run, "hist_range_us", buf, sizeof(buf));
 	fprintf(f, "histogram range %s µs\n", buf);

@@ -13,7 +13,7 @@
  *              inconsistent lock usage ({HARDIRQ-ON-W} -> {IN-HARDIRQ-W}).
  *   b          the wrong substitution of Documentation/locking/locktypes.rst:
  *              two distinct local locks serialise one shared func3(), which
- *              asserts the lock it needs with lockdep_assert_held().
+ *              asserts the lock it needs with lockdep_assert_held_once().
  *   c          the correct substitution: one local lock for both callers.
  *
  * Each scenario also prints whether interrupts were off inside
@@ -103,7 +103,8 @@ static void scenario_a(bool local)
 
 static void func3(void)
 {
-	lockdep_assert_held(this_cpu_ptr(&llcheck_pcpu.lock));
+	/* lockdep_assert_held(), warning once per load rather than per call. */
+	lockdep_assert_held_once(this_cpu_ptr(&llcheck_pcpu.lock));
 	if (!irqs_disabled())
 		irqs_off_in_sections = false;
 	this_cpu_inc(llcheck_pcpu.data);

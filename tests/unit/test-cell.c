@@ -20,7 +20,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(39);
+	tap_plan(44);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -85,6 +85,20 @@ int main(void)
 	ok(cell_load(&c, FX "series-bad", &cs) == 0 && !strcmp(c.status, "INVALID"),
 	   "series-bad: a sample above its thread's JSON max makes the cell INVALID");
 	ok(strstr(c.reason, "samples") != NULL, "series-bad: and says why (%s)", c.reason);
+	cell_free(&c);
+	ok(cell_load(&c, FX "modules-lockdep", &cs) == 0 && c.has_modules && !c.has_latency,
+	   "modules-lockdep: a modules cell, no latency pass");
+	ok(c.nllcheck == 4 && !strcmp(c.llcheck[0].scenario, "c") && !strcmp(c.llcheck[3].scenario, "a"),
+	   "modules-lockdep: four scenarios in cell.conf's order");
+	ok(c.llcheck[0].loaded && !c.llcheck[0].detected && !strcmp(c.llcheck[0].irqs_off, "yes"),
+	   "modules-lockdep: c loaded, silent, interrupts off inside local_lock_irqsave()");
+	ok(!c.llcheck[1].detected, "modules-lockdep: a-preempt (bare preempt_disable) silent even with lockdep");
+	ok(c.llcheck[3].detected && !strcmp(c.llcheck[3].kind, "lockdep") && c.llcheck[3].debug_locks == 0,
+	   "modules-lockdep: a reported by lockdep, which then turned itself off");
+	ok(c.nllbench == 5 && !strcmp(c.llbench[2].op, "local_lock") &&
+	   c.llbench[2].median_ns > c.llbench[1].median_ns,
+	   "modules-lockdep: llbench: local_lock (%.2f ns) costs more than preempt_disable (%.2f ns)",
+	   c.llbench[2].median_ns, c.llbench[1].median_ns);
 	cell_free(&c);
 	ok(cell_load(&c, FX "no-such-cell", &cs) == 1, "a directory without meta is not a cell");
 	cell_free(&c);

@@ -6,13 +6,8 @@
 # and the summary comes out. Boots the smoke variant (LOCKLAT_SMOKE_VARIANT,
 # default local_lock) with the idle workload.
 # shellcheck disable=SC2317 # the predicates below are called through wait_until
-. "$(dirname "$0")/lib/tap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=../lib/common.sh
-. "$root/lib/common.sh"
-variant=${LOCKLAT_SMOKE_VARIANT:-local_lock}
-[ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"
-command -v qemu-system-x86_64 >/dev/null || tap_skip_all "qemu-system-x86_64 missing (make deps)"
+# shellcheck source=lib/guest.sh
+. "$(dirname "$0")/lib/guest.sh"
 tmp=$(mktemp -d)
 out=$tmp/run
 cells=$out/$variant/idle

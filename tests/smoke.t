@@ -7,13 +7,8 @@
 # each pinned to its own host CPU; the modules workload builds llcheck and
 # llbench and runs them), and the summary and plots of those cells.
 # Set LOCKLAT_SMOKE_VARIANT to use another variant (default local_lock).
-. "$(dirname "$0")/lib/tap.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=../lib/common.sh
-. "$root/lib/common.sh"
-variant=${LOCKLAT_SMOKE_VARIANT:-local_lock}
-[ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"
-command -v qemu-system-x86_64 >/dev/null || tap_skip_all "qemu-system-x86_64 missing (make deps)"
+# shellcheck source=lib/guest.sh
+. "$(dirname "$0")/lib/guest.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh

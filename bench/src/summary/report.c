@@ -165,6 +165,24 @@ static void md_header(FILE *f, const struct run *run)
 		run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
 }
 
+/*
+ * The rest of a table's header after its first column: a column per variant
+ * and, if last is not NULL, one more; then the separator line.
+ */
+static void md_variant_columns(FILE *f, const struct run *run, const char *last)
+{
+	size_t v;
+
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, " %s |", run->variants[v]);
+	if (last)
+		fprintf(f, " %s |", last);
+	fprintf(f, "\n|---|");
+	for (v = 0; v < run->nvariants + (last != NULL); v++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+}
+
 static void md_row(FILE *f, const struct run *run, const char *workload, const char *label,
 		   int what)
 {
@@ -234,15 +252,10 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		"max latency", "p99", "p99.9", "median", "samples", "repetitions measured / cells",
 		"preemptoff worst: culprit", "irqsoff worst: culprit", "kernel splats (count)",
 	};
-	size_t v, d, i;
+	size_t d, i;
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
-	for (v = 0; v < run->nvariants; v++)
-		fprintf(f, " %s |", run->variants[v]);
-	fprintf(f, "\n|---|");
-	for (v = 0; v < run->nvariants; v++)
-		fprintf(f, "---|");
-	fputc('\n', f);
+	md_variant_columns(f, run, NULL);
 	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
 		md_row(f, run, workload, labels[i], (int)i);
 
@@ -377,12 +390,7 @@ static void md_modules(FILE *f, const struct run *run)
 		"`llcheck` loads once per scenario; *detected* means the kernel itself reported it "
 		"(a splat in that load's kernel log, kind and first line quoted). "
 		"See `kernels/modules/llcheck/llcheck.c`.\n\n| llcheck scenario |");
-	for (v = 0; v < run->nvariants; v++)
-		fprintf(f, " %s |", run->variants[v]);
-	fprintf(f, " expected |\n|---|");
-	for (v = 0; v <= run->nvariants; v++)
-		fprintf(f, "---|");
-	fputc('\n', f);
+	md_variant_columns(f, run, "expected");
 	for (k = 0; k < first->nllcheck; k++) {
 		fprintf(f, "| %s |", first->llcheck[k].scenario);
 		for (v = 0; v < run->nvariants; v++) {
@@ -418,12 +426,7 @@ static void md_modules(FILE *f, const struct run *run)
 		"(under tcg-icount: instruction time).\n\n| operation |",
 		first->nllbench ? first->llbench[0].rounds : 0,
 		first->nllbench ? first->llbench[0].iterations : 0);
-	for (v = 0; v < run->nvariants; v++)
-		fprintf(f, " %s |", run->variants[v]);
-	fprintf(f, "\n|---|");
-	for (v = 0; v < run->nvariants; v++)
-		fprintf(f, "---|");
-	fputc('\n', f);
+	md_variant_columns(f, run, NULL);
 	for (k = 0; k < first->nllbench; k++) {
 		fprintf(f, "| %s |", first->llbench[k].op);
 		for (v = 0; v < run->nvariants; v++) {

@@ -198,8 +198,11 @@ if [ "$qemu_status" -eq 2 ]; then
 	exit "$CELL_EXIT_USAGE"
 fi
 
-# What the guest wrote, even if it later panicked.
-tar -xf "$partial/results.img" -C "$partial/guest" 2>/dev/null || true
+# What the guest wrote, even if it later panicked. A damaged archive (the
+# guest filled its results disk, or died while writing) still gives what it
+# holds, and tar says what went wrong.
+results_status=0
+tar -xf "$partial/results.img" -C "$partial/guest" 2>"$partial/results-tar.err" || results_status=$?
 rm -f "$partial/results.img" "$partial/initrd.img"
 # The splats of each module load on their own: what llcheck's scenarios show.
 for f in "$partial"/guest/modules/*.dmesg; do
@@ -223,6 +226,8 @@ elif [ "$qemu_status" -ne 0 ]; then
 	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then
 	status=FINDINGS reason="kernel panic"
+elif [ "$results_status" -ne 0 ]; then
+	status=INVALID reason="the guest's results archive is damaged ($(head -n 1 "$partial/results-tar.err")): results disk full (${LOCKLAT_RESULTS_DISK_MIB} MiB) or the guest died while writing"
 elif [ ! -f "$partial/guest/guest-complete" ]; then
 	status=INVALID reason="the guest did not finish its steps"
 elif grep -qv ' 0$' "$partial/guest/steps" 2>/dev/null; then

@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((18 + $(known_workloads | wc -l) + 11))
+tap_plan $((20 + $(known_workloads | wc -l) + 11))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -52,6 +52,13 @@ tap_is "$?" "$CELL_EXIT_FINDINGS" "a panicking guest: exit FINDINGS"
 tap_like "$(cat "$tmp/panic/findings")" '^panic	1	Kernel panic - not syncing: sysrq triggered crash' "the panic is a finding, quoted"
 grep -qx 'setup 0' "$tmp/panic/guest/steps"
 tap_result $? "files written before the panic still arrive"
+
+# A guest whose results outgrow their disk fails its own cell, saying why.
+LOCKLAT_RESULTS_DISK_MIB=2 "$cell" --variant "$variant" --command 'head -c 4000000 /dev/zero' \
+	--out "$tmp/diskfull" >/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_INVALID" "a guest that fills its results disk: exit INVALID"
+tap_like "$(kv_get "$tmp/diskfull/meta" reason)" "results archive is damaged .*results disk full \(2 MiB\)" \
+	"the reason names the damaged archive and the disk"
 
 out=$(LOCKLAT_BUILD=$tmp/nobuild "$cell" --variant "$variant" --command true --out "$tmp/nokernel" 2>&1)
 tap_is "$?" "$CELL_EXIT_INFRA" "a variant that is not built: infrastructure error"

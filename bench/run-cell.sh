@@ -226,6 +226,8 @@ elif [ "$qemu_status" -ne 0 ]; then
 	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then
 	status=FINDINGS reason="kernel panic"
+elif grep -q ' hung$' "$partial/guest/steps" 2>/dev/null; then
+	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' "$partial/guest/steps") hung: no end within its budget of guest time (the guest's own watchdog)"
 elif [ "$results_status" -ne 0 ]; then
 	status=INVALID reason="the guest's results archive is damaged ($(head -n 1 "$partial/results-tar.err")): results disk full (${LOCKLAT_RESULTS_DISK_MIB} MiB) or the guest died while writing"
 elif [ ! -f "$partial/guest/guest-complete" ]; then

@@ -127,7 +127,7 @@ require_disk_space() {
 		err_exit "only ${avail} MiB free in $dir, need ${need} MiB: free disk space and run again" 75
 }
 
-LOCKLAT_WORKLOADS_LIST=$LOCKLAT_ROOT/workloads/list
+LOCKLAT_WORKLOADS_LIST=${LOCKLAT_WORKLOADS_LIST:-$LOCKLAT_ROOT/workloads/list}
 
 # known_workloads: the workload names of workloads/list, one per line.
 known_workloads() {

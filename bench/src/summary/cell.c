@@ -440,6 +440,29 @@ int modules_load(struct cell *c, const char *dir)
 	return 0;
 }
 
+/* The last step console.log shows started and not ended ("" if none). */
+static void console_hung_step(char *out, size_t size, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *p, name[24];
+	size_t cap = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0) {
+		p = strstr(line, "locklat: step ");
+		if (!p || sscanf(p, "locklat: step %23[a-z]:", name) != 1)
+			continue;
+		if (strstr(p, ": start"))
+			copy_str(out, size, name);
+		else if (strstr(p, ": exit"))
+			out[0] = '\0';
+	}
+	free(line);
+	fclose(f);
+}
+
 /* guest/steps has "latency 0": the latency pass ran to its end. */
 static bool steps_latency_ok(const char *path)
 {
@@ -565,6 +588,10 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	modules_load(c, dir);
 	snprintf(path, sizeof(path), "%s/guest/steps", dir);
 	c->latency_step_ok = steps_latency_ok(path);
+	if (!strcmp(c->status, "TIMEOUT")) {
+		snprintf(path, sizeof(path), "%s/console.log", dir);
+		console_hung_step(c->hung_step, sizeof(c->hung_step), path);
+	}
 	snprintf(path, sizeof(path), "%s/findings", dir);
 	findings_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);

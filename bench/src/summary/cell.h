@@ -81,6 +81,7 @@ struct cell {
 
 	bool has_latency;		/* cyclictest.json parsed */
 	bool latency_step_ok;		/* guest/steps: "latency 0", the pass completed */
+	char hung_step[24];		/* TIMEOUT: the step the console shows started, never ended */
 	unsigned int nthreads;
 	uint64_t thread_max_us[CELL_MAX_THREADS];
 	uint64_t thread_cycles[CELL_MAX_THREADS];

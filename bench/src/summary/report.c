@@ -195,13 +195,23 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 		const struct trace_worst *t;
 
 		switch (what) {
-		case 0: fprintf(f, " **%s** |", spread(buf, sizeof(buf), g->max, g->n)); break;
+		case 0:
+			fprintf(f, " **%s**", spread(buf, sizeof(buf), g->max, g->n));
+			if (g->hung)
+				fprintf(f, " + %zu hung", g->hung);
+			fprintf(f, " |");
+			break;
 		/* "≥": the value is the histogram's range, the percentile lies beyond. */
 		case 1: fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n)); break;
 		case 2: fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n)); break;
 		case 3: fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n)); break;
 		case 4: fprintf(f, " %llu%s |", g->samples, g->overflowed ? " (overflowed)" : ""); break;
-		case 5: fprintf(f, " %zu / %zu |", g->n, g->ncells); break;
+		case 5:
+			fprintf(f, " %zu / %zu", g->n, g->ncells);
+			if (g->hung)
+				fprintf(f, " (%zu hung in the latency pass)", g->hung);
+			fprintf(f, " |");
+			break;
 		case 6:
 		case 7:
 			t = what == 6 ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
@@ -616,6 +626,7 @@ void report_json(struct run *run)
 		json_object_object_add(o, "workload", json_object_new_string(g->workload));
 		json_object_object_add(o, "cells", json_object_new_int64((int64_t)g->ncells));
 		json_object_object_add(o, "measured", json_object_new_int64((int64_t)g->n));
+		json_object_object_add(o, "hung_in_latency", json_object_new_int64((int64_t)g->hung));
 		json_object_object_add(o, "max_us", json_values(g->max, g->n));
 		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));
 		json_object_object_add(o, "p999_us", json_values(g->p999, g->n));

@@ -200,6 +200,12 @@ bool cell_measured(const struct cell *c)
 	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
 }
 
+/* The guest hung in the latency pass: a wake-up that never came in time. */
+bool cell_hung_in_latency(const struct cell *c)
+{
+	return !strcmp(c->status, "TIMEOUT") && !strcmp(c->hung_step, "latency");
+}
+
 static void group_build(struct run *run, struct group *g, const char *variant, const char *workload)
 {
 	size_t i;
@@ -227,6 +233,7 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 			g->irqsoff_us = c->irqsoff.max_us;
 			g->irqsoff_cell = c;
 		}
+		g->hung += cell_hung_in_latency(c);
 		if (!cell_measured(c) || g->n == MAX_REPS)
 			continue;
 		g->max[g->n] = (double)c->max_us;
@@ -302,27 +309,54 @@ static double min_p(size_t na, size_t nb)
 	return 2 / splits;
 }
 
+/*
+ * A group's maxima for the tests: the measured ones, then +inf for each
+ * repetition that hung in the latency pass. A hang there is a wake-up that
+ * did not come before the watchdog: longer than any measured one, which is
+ * all a rank test needs (a right-censored value ranked last).
+ */
+size_t group_maxima(const struct group *g, double *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->n; i++)
+		out[n++] = g->max[i];
+	for (i = 0; i < g->hung && n < 2 * MAX_REPS; i++)
+		out[n++] = INFINITY;
+	return n;
+}
+
 void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b)
 {
-	double ma = median(a->max, a->n), mb = median(b->max, b->n);
+	double va[2 * MAX_REPS], vb[2 * MAX_REPS], ma, mb;
+	size_t na = group_maxima(a, va), nb = group_maxima(b, vb);
 
-	cmp->ratio = a->n && b->n && mb > 0 ? ma / mb : NAN;
-	cmp->p_max = mann_whitney_p(a->max, a->n, b->max, b->n);
+	ma = median(va, na);
+	mb = median(vb, nb);
+	cmp->ratio = a->n && b->n && mb > 0 && isfinite(ma) && isfinite(mb) ? ma / mb : NAN;
+	cmp->p_max = mann_whitney_p(va, na, vb, nb);
 	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
-	cmp->na = a->n;
-	cmp->nb = b->n;
+	cmp->na = na;
+	cmp->nb = nb;
 	if (!a->n || !b->n) {
 		snprintf(cmp->verdict, sizeof(cmp->verdict), "no measured cells on one side");
-	} else if (min_p(a->n, b->n) >= 0.05) {
+	} else if (min_p(na, nb) >= 0.05) {
 		snprintf(cmp->verdict, sizeof(cmp->verdict),
 			 "inconclusive: %zu vs %zu repetitions cannot reach p < 0.05 (smallest possible p = %.2f)",
-			 a->n, b->n, min_p(a->n, b->n));
+			 na, nb, min_p(na, nb));
 	} else if (cmp->p_max < 0.05) {
 		snprintf(cmp->verdict, sizeof(cmp->verdict), "%s significantly %s (p = %.3f)",
 			 a->variant, ma > mb ? "higher" : "lower", cmp->p_max);
 	} else {
 		snprintf(cmp->verdict, sizeof(cmp->verdict),
 			 "no significant difference (p = %.2f)", cmp->p_max);
+	}
+	if (a->hung || b->hung) {
+		size_t len = strlen(cmp->verdict);
+
+		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
+			 "; hung in the latency pass, ranked as the worst maxima: %zu %s, %zu %s",
+			 a->hung, a->variant, b->hung, b->variant);
 	}
 }
 

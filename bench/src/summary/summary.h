@@ -19,6 +19,7 @@ struct group {
 	const char *variant, *workload;
 	size_t ncells, nok;		/* all complete cells, and the OK ones */
 	size_t n;			/* measured cells (OK or FINDINGS) */
+	size_t hung;			/* cells whose guest hung in the latency pass */
 	double max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
 	bool overflowed;
 	/* a percentile of some repetition fell among the histogram's overflows */
@@ -37,7 +38,7 @@ struct comparison_def {
 struct comparison {
 	double ratio, p_max, p_p99;
 	size_t na, nb;
-	char verdict[200];
+	char verdict[320];
 };
 
 struct run {
@@ -54,6 +55,8 @@ struct run {
 };
 
 bool cell_measured(const struct cell *c);
+bool cell_hung_in_latency(const struct cell *c);
+size_t group_maxima(const struct group *g, double *out);
 struct group *group_find(struct run *run, const char *variant, const char *workload);
 void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b);
 

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 16
+tap_plan 17
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -30,6 +30,8 @@ grep -q 'Instruction time, not hardware latency' "$md"
 tap_result $? "tcg runs carry the instruction-time caveat"
 grep -q '| TIMEOUT | watchdog killed QEMU after 264 s (its latency pass had completed: it counts)' "$md"
 tap_result $? "a TIMEOUT cell is listed with its reason, and its completed latency pass counts"
+grep -q '^| repetitions measured / cells | 4 / 4 | 4 / 4 | 0 / 0 | 2 / 3 (1 hung in the latency pass) |' "$md"
+tap_result $? "a repetition that hung in its latency pass is counted as hung, not dropped"
 grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"

@@ -20,7 +20,7 @@ int main(void)
 	double same[] = { 1, 1 }, mixed[] = { 3, 1, 4, 2 }, even[] = { 4, 1, 3, 2 };
 	bool over;
 
-	tap_plan(14);
+	tap_plan(16);
 	hist_add(&h, 1, 50);
 	hist_add(&h, 2, 49);
 	hist_add(&h, 10, 1);
@@ -45,5 +45,14 @@ int main(void)
 	ok(near(mann_whitney_p(same, 2, same, 2), 1.0), "MWU with all values tied: p = 1");
 	ok(near(mann_whitney_p(b4, 4, a4, 4), 2.0 / 70), "MWU is two-sided");
 	ok(mann_whitney_p(a4, 0, b4, 4) < 0, "MWU refuses an empty group");
+	{
+		/* A repetition that hung ranks as +inf: the worst, and ties with another hang. */
+		const double lo[4] = { 10, 20, 30, 40 }, hung[4] = { 50, 60, 70, INFINITY };
+		const double two_hung[4] = { 50, 60, INFINITY, INFINITY }, mixed[4] = { 10, 20, 30, INFINITY };
+
+		ok(near(mann_whitney_p(lo, 4, hung, 4), 2.0 / 70), "MWU: a hung repetition (+inf) ranks above every value");
+		ok(mann_whitney_p(mixed, 4, two_hung, 4) > 0.05 && mann_whitney_p(mixed, 4, two_hung, 4) <= 1,
+		   "MWU: hangs on both sides tie with each other (p = %.3f)", mann_whitney_p(mixed, 4, two_hung, 4));
+	}
 	tap_exit();
 }

@@ -113,6 +113,18 @@ static void series_name(char *buf, size_t size, const struct cell *c)
 	snprintf(buf, size, "series-%s-%s-rep%u", c->variant, c->workload, c->rep);
 }
 
+static bool workload_is_modules_only(const struct run *run, const char *workload);
+
+/* How many workloads get a latency table (and so comparisons). */
+static size_t latency_workloads(const struct run *run)
+{
+	size_t w, n = 0;
+
+	for (w = 0; w < run->nworkloads; w++)
+		n += !workload_is_modules_only(run, run->workloads[w]);
+	return n;
+}
+
 static void md_header(FILE *f, const struct run *run)
 {
 	char buf[2048];
@@ -163,6 +175,11 @@ static void md_header(FILE *f, const struct run *run)
 		"[max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
 		"[irqsoff](%s/irqsoff.svg), per workload `%s/hist-<workload>.svg`.\n\n",
 		run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
+	fprintf(f, "Each comparison's p is its own (exact two-sided Mann–Whitney U on the "
+		"per-repetition maxima): across the %zu comparisons below about %.1f p < 0.05 "
+		"are expected by chance alone. The question the suite asks first is rt vs "
+		"baseline-rt on squashfs; local_lock vs baseline is an A/A check.\n\n",
+		run->ndefs * latency_workloads(run), 0.05 * (double)(run->ndefs * latency_workloads(run)));
 }
 
 /*

@@ -200,6 +200,21 @@ static void md_variant_columns(FILE *f, const struct run *run, const char *last)
 	fputc('\n', f);
 }
 
+/*
+ * A traced section longer than the pass that traced it (warm-up + duration)
+ * cannot be real: the tracer timed across a jump of the guest clock (icount
+ * skips idle time). Said next to the number rather than hidden.
+ */
+static bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t)
+{
+	uint64_t duration = 0, warmup = 0;
+
+	if (!c || !parse_u64(kv_str(&c->meta, "duration_s", ""), 1, UINT64_MAX / 2000000, &duration))
+		return false;
+	parse_u64(kv_str(&c->meta, "warmup_s", "0"), 0, UINT64_MAX / 2000000, &warmup);
+	return t->max_us > (duration + warmup) * 1000000;
+}
+
 static void md_row(FILE *f, const struct run *run, const char *workload, const char *label,
 		   int what)
 {
@@ -234,7 +249,9 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 			t = what == 6 ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
 				      : (g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
 			if (t)
-				fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
+				fprintf(f, " %llu: %s%s |", (unsigned long long)t->max_us, t->culprit,
+					trace_longer_than_pass(what == 6 ? g->preemptoff_cell : g->irqsoff_cell, t) ?
+					" (longer than the whole pass: cannot be a real section; likely a jump of the guest clock)" : "");
 			else
 				fprintf(f, " – |");
 			break;

@@ -201,9 +201,10 @@ static void md_variant_columns(FILE *f, const struct run *run, const char *last)
 }
 
 /*
- * A traced section longer than the pass that traced it (warm-up + duration)
- * cannot be real: the tracer timed across a jump of the guest clock (icount
- * skips idle time). Said next to the number rather than hidden.
+ * A traced section longer than the pass was to last (warm-up + duration):
+ * the guest stalled inside the pass (seen: an RCU stall of 21 s, RCU's stall
+ * timeout, while the preemptoff tracer was switched on under PREEMPT_RT).
+ * Said next to the number rather than hidden.
  */
 static bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t)
 {
@@ -251,7 +252,7 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 			if (t)
 				fprintf(f, " %llu: %s%s |", (unsigned long long)t->max_us, t->culprit,
 					trace_longer_than_pass(what == 6 ? g->preemptoff_cell : g->irqsoff_cell, t) ?
-					" (longer than the whole pass: cannot be a real section; likely a jump of the guest clock)" : "");
+					" (longer than the pass was to last: the guest stalled; see the cell's console)" : "");
 			else
 				fprintf(f, " – |");
 			break;

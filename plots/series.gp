@@ -16,7 +16,7 @@ if (!exists("title")) title = ""
 columns = int(system("awk 'NR == 1 { print NF; exit }' '" . data . "'"))
 
 set title title noenhanced
-set xlabel "second of the latency pass (nominal: wake-ups x interval)"
+set xlabel "second of the latency pass (by expected wake-up time)"
 set ylabel "maximum wake-up latency in that second (µs)"
 set logscale y
 set yrange [0.8:*]

@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((20 + $(known_workloads | wc -l) + 11))
+tap_plan $((20 + $(known_workloads | wc -l) + 13))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"

@@ -18,6 +18,9 @@
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
 #                     12x the guest work plus two minutes)
+#   --step-budget S   guest seconds after which the guest reports a step of
+#                     the cell as hung and powers off (default 10x (warm-up +
+#                     duration) + 60)
 #   --initramfs FILE  the guest image (default: bench/mkinitramfs.sh's, built
 #                     if needed); run-matrix.sh passes one image to every cell
 #
@@ -32,12 +35,12 @@ set -euo pipefail
 
 variant='' workload='' command='' out='' duration=10 warmup=2 rep=1
 passes='latency preemptoff irqsoff verify' accel=auto cpus=2 pin='' mem=512
-deadline='' initramfs=''
+deadline='' initramfs='' step_budget=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
-	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
 	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--pin) pin=$2 ;;
 	--mem) mem=$2 ;;
 	--deadline) deadline=$2 ;;
+	--step-budget) step_budget=$2 ;;
 	--initramfs) initramfs=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -74,6 +78,7 @@ positive_int rep "$rep" "$CELL_EXIT_USAGE"
 positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
 positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$deadline" ] || positive_int deadline "$deadline" "$CELL_EXIT_USAGE"
+[ -z "$step_budget" ] || positive_int step-budget "$step_budget" "$CELL_EXIT_USAGE"
 for p in $passes; do
 	case $p in latency | preemptoff | irqsoff | verify | modules) ;;
 	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify, modules)" ;;
@@ -147,7 +152,8 @@ job_write() {
 			duration "$duration" warmup "$warmup" passes "$passes" \
 			cyclictest "$cyclictest_args" \
 			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
-			llbench_args "$LOCKLAT_LLBENCH_ARGS"
+			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
+			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}"
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)

@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((20 + $(known_workloads | wc -l) + 13))
+tap_plan $((22 + $(known_workloads | wc -l) + 13))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -52,6 +52,15 @@ tap_is "$?" "$CELL_EXIT_FINDINGS" "a panicking guest: exit FINDINGS"
 tap_like "$(cat "$tmp/panic/findings")" '^panic	1	Kernel panic - not syncing: sysrq triggered crash' "the panic is a finding, quoted"
 grep -qx 'setup 0' "$tmp/panic/guest/steps"
 tap_result $? "files written before the panic still arrive"
+
+# A step that outlives its budget of guest time: the guest's own watchdog
+# reports it and powers off, long before the host's deadline.
+t0=$SECONDS
+"$cell" --variant "$variant" --workload idle --passes latency --duration 3 --warmup 1 \
+	--step-budget 1 --out "$tmp/stepbudget" >/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_TIMEOUT" "a step over its guest-time budget: exit TIMEOUT ($((SECONDS - t0)) s)"
+tap_like "$(kv_get "$tmp/stepbudget/meta" reason)" "^step latency hung: .*the guest's own watchdog" \
+	"the reason names the hung step and the guest's watchdog"
 
 # A guest whose results outgrow their disk fails its own cell, saying why.
 LOCKLAT_RESULTS_DISK_MIB=2 "$cell" --variant "$variant" --command 'head -c 4000000 /dev/zero' \

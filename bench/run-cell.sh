@@ -106,7 +106,9 @@ manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
 bzimage=$(kv_get "$manifest" bzimage_path)
 [ -f "$bzimage" ] || err_exit "kernel image $bzimage missing: run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
 modules_dir=$LOCKLAT_BUILD/modules/$variant
-if [[ " $passes " == *" modules "* ]]; then
+modules_pass=0
+[[ " $passes " == *" modules "* ]] && modules_pass=1
+if [ "$modules_pass" -eq 1 ]; then
 	for m in $LOCKLAT_MODULES; do
 		[ -f "$modules_dir/$m.ko" ] ||
 			err_exit "module $m for $variant not built: run 'make modules VARIANTS=$variant'" "$CELL_EXIT_INFRA"
@@ -157,7 +159,7 @@ job_write() {
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)
-	if [[ " $passes " == *" modules "* ]]; then
+	if [ "$modules_pass" -eq 1 ]; then
 		mkdir -p "$stage/lib/locklat-modules"
 		for m in $LOCKLAT_MODULES; do
 			cp "$modules_dir/$m.ko" "$stage/lib/locklat-modules/"

@@ -129,10 +129,17 @@ require_disk_space() {
 
 LOCKLAT_WORKLOADS_LIST=${LOCKLAT_WORKLOADS_LIST:-$LOCKLAT_ROOT/workloads/list}
 
+# table_names FILE: the first field of each line of a '|'-separated data file
+# (workloads/list, the llcheck scenarios), trimmed; comments and blank lines
+# skipped.
+table_names() {
+	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
+		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' "$1"
+}
+
 # known_workloads: the workload names of workloads/list, one per line.
 known_workloads() {
-	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
-		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' "$LOCKLAT_WORKLOADS_LIST"
+	table_names "$LOCKLAT_WORKLOADS_LIST"
 }
 
 # workload_load NAME: the fields of NAME's line into WORKLOAD_SETUP,
@@ -181,9 +188,7 @@ LOCKLAT_LLBENCH_ARGS="iterations=100000 rounds=11"
 # llcheck_scenarios: llcheck's scenario names in the order the guest loads
 # them (kernels/modules/llcheck/scenarios).
 llcheck_scenarios() {
-	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
-		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' \
-		"$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios"
+	table_names "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios"
 }
 
 # Cell exit codes and status names: bench/run-cell.sh returns them and

@@ -416,7 +416,7 @@ static void llcheck_load(struct llcheck_result *r, const char *dir, const char *
 
 int modules_load(struct cell *c, const char *dir)
 {
-	char path[4096], conf_path[8192], *list, *tok, *save = NULL;
+	char path[4096], conf_path[8192], llbench_path[8192], *list, *tok, *save = NULL;
 	struct kvfile conf;
 	struct stat st;
 
@@ -435,8 +435,8 @@ int modules_load(struct cell *c, const char *dir)
 		llcheck_load(&c->llcheck[c->nllcheck++], path, tok);
 	free(list);
 	kv_free(&conf);
-	snprintf(conf_path, sizeof(conf_path), "%s/llbench.dmesg", path);
-	llbench_load(c, conf_path);
+	snprintf(llbench_path, sizeof(llbench_path), "%s/llbench.dmesg", path);
+	llbench_load(c, llbench_path);
 	return 0;
 }
 

@@ -391,46 +391,26 @@ static const struct cell *modules_cell(const struct run *run, const char *varian
 	return NULL;
 }
 
-/* The expectation of a scenario from kernels/modules/llcheck/scenarios, or "". */
-static void scenario_expectation(const struct run *run, const char *scenario, char *out, size_t size)
-{
-	FILE *f = run->llcheck_scenarios ? fopen(run->llcheck_scenarios, "r") : NULL;
-	char *line = NULL;
-	size_t cap = 0;
-
-	out[0] = '\0';
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) >= 0) {
-		char *bar1 = strchr(line, '|'), *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL, *name = line, *e;
-
-		if (line[0] == '#' || !bar2)
-			continue;
-		*bar1 = '\0';
-		while (*name == ' ')
-			name++;
-		for (e = bar1; e > name && e[-1] == ' '; e--)
-			e[-1] = '\0';
-		if (strcmp(name, scenario))
-			continue;
-		snprintf(out, size, "%s", bar2 + 1 + strspn(bar2 + 1, " "));
-		out[strcspn(out, "\n")] = '\0';
-	}
-	free(line);
-	fclose(f);
-}
-
 static void md_modules(FILE *f, const struct run *run)
 {
-	const struct cell *first = NULL;
-	char expect[256], buf[64];
+	const struct cell *first = NULL, **cells;
+	char buf[64];
 	size_t v;
 	unsigned int k;
 
-	for (v = 0; v < run->nvariants && !first; v++)
-		first = modules_cell(run, run->variants[v]);
-	if (!first)
+	/* Each variant's modules cell, found once; the first one gives the rows. */
+	cells = calloc(run->nvariants, sizeof(*cells));
+	if (!cells)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	for (v = 0; v < run->nvariants; v++) {
+		cells[v] = modules_cell(run, run->variants[v]);
+		if (!first)
+			first = cells[v];
+	}
+	if (!first) {
+		free(cells);
 		return;
+	}
 	fprintf(f, "## Kernel modules: what lockdep sees, what a local lock costs\n\n"
 		"`llcheck` loads once per scenario; *detected* means the kernel itself reported it "
 		"(a splat in that load's kernel log, kind and first line quoted). "
@@ -439,7 +419,7 @@ static void md_modules(FILE *f, const struct run *run)
 	for (k = 0; k < first->nllcheck; k++) {
 		fprintf(f, "| %s |", first->llcheck[k].scenario);
 		for (v = 0; v < run->nvariants; v++) {
-			const struct cell *c = modules_cell(run, run->variants[v]);
+			const struct cell *c = cells[v];
 			const struct llcheck_result *r = c && k < c->nllcheck ? &c->llcheck[k] : NULL;
 
 			if (!r)
@@ -451,13 +431,12 @@ static void md_modules(FILE *f, const struct run *run)
 			else
 				fprintf(f, " silent |");
 		}
-		scenario_expectation(run, first->llcheck[k].scenario, expect, sizeof(expect));
-		fprintf(f, " %s |\n", expect);
+		fprintf(f, " %s |\n", scenario_expectation(run, first->llcheck[k].scenario));
 	}
 	/* Scenario c's sections are local_lock_irqsave(): irqs stay on only on PREEMPT_RT. */
 	fprintf(f, "| interrupts off inside local_lock_irqsave() |");
 	for (v = 0; v < run->nvariants; v++) {
-		const struct cell *c = modules_cell(run, run->variants[v]);
+		const struct cell *c = cells[v];
 		const char *irqs = "–";
 
 		for (k = 0; c && k < c->nllcheck; k++)
@@ -475,7 +454,7 @@ static void md_modules(FILE *f, const struct run *run)
 	for (k = 0; k < first->nllbench; k++) {
 		fprintf(f, "| %s |", first->llbench[k].op);
 		for (v = 0; v < run->nvariants; v++) {
-			const struct cell *c = modules_cell(run, run->variants[v]);
+			const struct cell *c = cells[v];
 			const struct llbench_result *b = NULL;
 			unsigned int j;
 
@@ -489,6 +468,7 @@ static void md_modules(FILE *f, const struct run *run)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	free(cells);
 }
 
 void report_markdown(struct run *run)

@@ -253,38 +253,92 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 	}
 }
 
+/*
+ * The '|'-separated fields of a line of one of our data files (comments and
+ * lines without '|' give 0), trimmed, into fields[0..max); the last field
+ * keeps any further '|'. Returns how many were found.
+ */
+static size_t bar_fields(char *line, char **fields, size_t max)
+{
+	size_t n = 0;
+	char *p = line, *bar, *e;
+
+	if (line[0] == '#' || !strchr(line, '|'))
+		return 0;
+	line[strcspn(line, "\n")] = '\0';
+	while (n < max) {
+		bar = n + 1 < max ? strchr(p, '|') : NULL;
+		if (bar)
+			*bar = '\0';
+		p += strspn(p, " \t");
+		for (e = p + strlen(p); e > p && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			e[-1] = '\0';
+		fields[n++] = p;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return n;
+}
+
 static void comparisons_load(struct run *run, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
+	char *line = NULL, *field[3];
 	size_t cap = 0;
 
 	if (!f)
 		err_exit_errno(LL_EXIT_FAIL, "read %s", path);
 	while (getline(&line, &cap, f) >= 0) {
-		char *a, *b, *why, *save = NULL;
 		struct comparison_def *d;
 
-		if (line[0] == '#' || !strchr(line, '|'))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		a = strtok_r(line, "|", &save);
-		b = strtok_r(NULL, "|", &save);
-		why = strtok_r(NULL, "", &save);
-		if (!a || !b || !why)
+		if (bar_fields(line, field, 3) != 3)
 			continue;
 		run->defs = realloc(run->defs, (run->ndefs + 1) * sizeof(*d));
 		if (!run->defs)
 			err_exit(LL_EXIT_FAIL, "out of memory");
 		d = &run->defs[run->ndefs++];
-		d->a = strdup(strtok(a, " \t"));
-		d->b = strdup(strtok(b, " \t"));
-		while (*why == ' ')
-			why++;
-		d->expectation = strdup(why);
+		d->a = strdup(field[0]);
+		d->b = strdup(field[1]);
+		d->expectation = strdup(field[2]);
 	}
 	free(line);
 	fclose(f);
+}
+
+/* "name | what | expected" lines; a file that cannot be read leaves the expectations blank. */
+static void scenarios_load(struct run *run, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *field[3];
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0) {
+		struct scenario_def *d;
+
+		if (bar_fields(line, field, 3) != 3)
+			continue;
+		run->scenarios = realloc(run->scenarios, (run->nscenarios + 1) * sizeof(*d));
+		if (!run->scenarios)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		d = &run->scenarios[run->nscenarios++];
+		d->name = strdup(field[0]);
+		d->expectation = strdup(field[2]);
+	}
+	free(line);
+	fclose(f);
+}
+
+const char *scenario_expectation(const struct run *run, const char *scenario)
+{
+	size_t i;
+
+	for (i = 0; i < run->nscenarios; i++)
+		if (!strcmp(run->scenarios[i].name, scenario))
+			return run->scenarios[i].expectation;
+	return "";
 }
 
 struct group *group_find(struct run *run, const char *variant, const char *workload)
@@ -391,7 +445,7 @@ int main(int argc, char **argv)
 			usage(LL_EXIT_OK);
 			break;
 		case OPT_LLCHECK_SCENARIOS:
-			run.llcheck_scenarios = optarg;
+			scenarios_load(&run, optarg);
 			break;
 		case OPT_PLOTS_DIR:
 			run.plots_dir = optarg;
@@ -447,6 +501,11 @@ int main(int argc, char **argv)
 		free(run.defs[i].expectation);
 	}
 	free(run.defs);
+	for (i = 0; i < run.nscenarios; i++) {
+		free(run.scenarios[i].name);
+		free(run.scenarios[i].expectation);
+	}
+	free(run.scenarios);
 	call_sites_free(&cs);
 	return LL_EXIT_OK;
 }

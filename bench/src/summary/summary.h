@@ -35,6 +35,11 @@ struct comparison_def {
 	char *a, *b, *expectation;
 };
 
+/* An llcheck scenario of kernels/modules/llcheck/scenarios and what to expect of it. */
+struct scenario_def {
+	char *name, *expectation;
+};
+
 struct comparison {
 	double ratio, p_max, p_p99;
 	size_t na, nb;
@@ -51,13 +56,15 @@ struct run {
 	size_t ngroups;
 	struct comparison_def *defs;
 	size_t ndefs;
-	const char *llcheck_scenarios;	/* kernels/modules/llcheck/scenarios, for the expectations */
+	struct scenario_def *scenarios;	/* kernels/modules/llcheck/scenarios, for the expectations */
+	size_t nscenarios;
 };
 
 bool cell_measured(const struct cell *c);
 bool cell_hung_in_latency(const struct cell *c);
 size_t group_maxima(const struct group *g, double *out);
 struct group *group_find(struct run *run, const char *variant, const char *workload);
+const char *scenario_expectation(const struct run *run, const char *scenario);
 void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b);
 
 /* Open dir/name.tmp for writing; report_close() renames it into place. */

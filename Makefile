@@ -45,6 +45,10 @@ build/tests/test-cnproc: tests/unit/test-cnproc.c workloads/cnproc/cnproc-msg.c 
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/cnproc -o $@ $< workloads/cnproc/cnproc-msg.c
 
+build/tests/test-lru: tests/unit/test-lru.c workloads/lru/procfs.c workloads/lru/procfs.h tests/unit/tap.h
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -Iworkloads/lru -o $@ $< workloads/lru/procfs.c
+
 build/tests/test-%: tests/unit/test-%.c bench/src/summary/cell.c $(LIB_SRC) $(LIB_HDR) tests/unit/tap.h
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< bench/src/summary/cell.c $(LIB_SRC) $(JSONC)

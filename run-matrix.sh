@@ -204,7 +204,7 @@ mkdir -p -- "$out" 2>/dev/null || err_exit "cannot create the output directory $
 probe=$(mktemp -p "$out" .write-probe.XXXXXX 2>/dev/null) ||
 	err_exit "the output directory $out is not writable" 1
 rm -f -- "$probe"
-require_disk_space "$out" $(( jobs * LOCKLAT_RESULTS_DISK_MIB + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
+require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SWAP_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
 # Cells die with this script (see below); what they finished stays.

@@ -183,6 +183,11 @@ if [ -n "$workload" ] && [ -x "$LOCKLAT_ROOT/workloads/$setup_name/image.sh" ]; 
 		err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
 	disks+=(--disk "locklat-$setup_name=$image:ro")
 fi
+# The swapdisk setup: an empty scratch disk, which the guest makes its swap.
+if [ "$setup_name" = swapdisk ]; then
+	truncate -s "${LOCKLAT_SWAP_DISK_MIB}M" "$partial/swap.img"
+	disks+=(--disk "locklat-swapdisk=$partial/swap.img")
+fi
 
 # Wall-clock deadline: guest time runs 2-4x slower than wall time under
 # tcg-icount; allow 6x the guest work plus boot, never less than 2 minutes.
@@ -211,7 +216,7 @@ fi
 # holds, and tar says what went wrong.
 results_status=0
 tar -xf "$partial/results.img" -C "$partial/guest" 2>"$partial/results-tar.err" || results_status=$?
-rm -f "$partial/results.img" "$partial/initrd.img"
+rm -f "$partial/results.img" "$partial/initrd.img" "$partial/swap.img"
 # The splats of each module load on their own: what llcheck's scenarios show.
 for f in "$partial"/guest/modules/*.dmesg; do
 	[ -f "$f" ] || continue

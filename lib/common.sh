@@ -180,6 +180,10 @@ LOCKLAT_LAYOUT_VERSION=3
 # test can ask for more than any disk has.
 LOCKLAT_RESULTS_DISK_MIB=${LOCKLAT_RESULTS_DISK_MIB:-256}
 LOCKLAT_CELL_SPACE_MIB=${LOCKLAT_CELL_SPACE_MIB:-8}
+# The scratch disk of the swapdisk setup: swap whose writes complete in the
+# virtio-blk interrupt (zram completes them before returning). Sparse; what the
+# guest writes takes host disk until the cell ends and removes it.
+LOCKLAT_SWAP_DISK_MIB=${LOCKLAT_SWAP_DISK_MIB:-128}
 
 # The out-of-tree modules of kernels/modules/ and what the guest runs them with.
 LOCKLAT_MODULES="llcheck llbench"

@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((22 + $(known_workloads | wc -l) + 13))
+tap_plan $((22 + $(known_workloads | wc -l) + 16))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -101,6 +101,14 @@ for w in "${workloads[@]}"; do
 	esac
 	tap_result "$ok" "workload $w: status ${st:-none}, target hits ${hits:-none}"
 done
+# lru reaches the batches that need more than faults and madvise: the
+# interrupt-side rotation at swap-disk writeback end and order-9 compaction.
+for fn in lru_move_tail lru_add_drain_cpu_zone; do
+	n=$(awk -v fn="$fn" '$1 == fn { print $2 }' "$run/$variant/lru/rep1/guest/path-hits" 2>/dev/null)
+	tap_like "${n:-none}" '^[1-9][0-9]*$' "lru: $fn ran (verify pass: ${n:-none} hits)"
+done
+stats=$(grep -h '^locklat-stats workload=lru' "$run/$variant/lru/rep1/guest/workload-verify.out" 2>/dev/null)
+tap_like "$stats" ' pgrotated=[1-9][0-9]* compact_stall=[1-9]' "lru: folios rotated, direct compaction stalls (vmstat)"
 # The modules cell: every llcheck scenario loaded and removed, llbench twice.
 mods=$run/$variant/modules/rep1/guest/modules
 ok=0

@@ -50,22 +50,6 @@ struct worker {
 
 static size_t bytes_per_thread = 32 * CHUNK;
 
-/* A /proc/vmstat counter, or 0. */
-static uint64_t vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	unsigned long long v, found = 0;
-
-	if (!f)
-		return 0;
-	while (fscanf(f, "%63s %llu", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 /* orig_data_size and compr_data_size of zram0 (first two mm_stat fields). */
 static void zram_mm_stat(uint64_t *orig, uint64_t *compr)
 {
@@ -79,20 +63,6 @@ static void zram_mm_stat(uint64_t *orig, uint64_t *compr)
 	}
 	*orig = o;
 	*compr = c;
-}
-
-static bool swap_active(void)
-{
-	FILE *f = fopen("/proc/swaps", "r");
-	char line[256];
-	int lines = 0;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		lines++;
-	fclose(f);
-	return lines > 1;
 }
 
 static void *worker_main(void *arg)
@@ -152,10 +122,10 @@ int main(int argc, char **argv)
 			err_exit(LL_EXIT_USAGE, "--mib-per-thread wants 1..4096, got '%s'", optarg);
 		bytes_per_thread = mib * CHUNK;
 	}
-	if (!swap_active())
+	if (!wl_swap_active())
 		err_exit(LL_EXIT_FAIL, "no active swap: set up zram swap first (the guest's zram setup)");
-	out0 = vmstat("pswpout");
-	in0 = vmstat("pswpin");
+	out0 = wl_vmstat("pswpout");
+	in0 = wl_vmstat("pswpin");
 	wl_start(&wc, argc, argv);
 	workers = wl_workers_run(&wc, sizeof(*workers), worker_main);
 	zram_mm_stat(&orig, &compr);
@@ -166,8 +136,8 @@ int main(int argc, char **argv)
 	wl_stats("zram", "threads=%llu seconds=%.3f chunks=%llu pswpout=%llu pswpin=%llu "
 		 "zram_orig_bytes=%llu zram_compr_bytes=%llu checksum=%llu",
 		 (unsigned long long)wc.threads, wl_elapsed_s(&wc), (unsigned long long)chunks,
-		 (unsigned long long)(vmstat("pswpout") - out0),
-		 (unsigned long long)(vmstat("pswpin") - in0),
+		 (unsigned long long)(wl_vmstat("pswpout") - out0),
+		 (unsigned long long)(wl_vmstat("pswpin") - in0),
 		 (unsigned long long)orig, (unsigned long long)compr,
 		 (unsigned long long)checksum);
 	free(workers);

@@ -88,7 +88,7 @@ bool parse_duration_ns(const char *s, uint64_t *ns)
 	v = strtoull(s, &end, 10);
 	if (errno || v == 0)
 		return false;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].suffix) == 0) {
 			if (v > UINT64_MAX / units[i].mult)
 				return false;
@@ -113,4 +113,20 @@ void path_join(char *out, size_t size, const char *dir, const char *name)
 
 	if (n < 0 || (size_t)n >= size)
 		err_exit(LL_EXIT_FAIL, "path too long: %s/%s", dir, name);
+}
+
+int read_u64_file(const char *path, uint64_t *out)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long v;
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", &v) == 1;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*out = v;
+	return 0;
 }

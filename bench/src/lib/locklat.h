@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Exit codes shared by the tools (kselftest-like). */
 enum {
 	LL_EXIT_OK = 0,
@@ -42,6 +44,9 @@ bool parse_duration_ns(const char *s, uint64_t *ns);
 
 /* out = dir/name; exits if it does not fit. */
 void path_join(char *out, size_t size, const char *dir, const char *name);
+
+/* The number a file (a /proc or tracefs value) begins with: 0, or -1. */
+int read_u64_file(const char *path, uint64_t *out);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);

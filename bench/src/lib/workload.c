@@ -86,7 +86,7 @@ void wl_text_fill(char *buf, size_t len, uint64_t *seed)
 		"rt", "mutex", "sleeping", "decompress", "block", "page", "cache",
 		"zram", "swap", "folio", "batch", "idr", "radix", "connector",
 	};
-	const size_t nwords = sizeof(words) / sizeof(words[0]);
+	const size_t nwords = ARRAY_SIZE(words);
 	size_t pos = 0, col = 0;
 
 	if (!*seed)
@@ -183,4 +183,33 @@ void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *
 				 strerror(w->error));
 	}
 	return workers;
+}
+
+uint64_t wl_vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	unsigned long long v, found = 0;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s %llu", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+bool wl_swap_active(void)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	char line[256];
+	int lines = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		lines++;
+	fclose(f);
+	return lines > 1;	/* the first line is the header */
 }

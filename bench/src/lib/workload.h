@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,12 @@ void wl_run_threads(unsigned int n, void *(*fn)(void *), void *args, size_t arg_
 /* Print "locklat-stats workload=NAME " followed by the formatted pairs. */
 void wl_stats(const char *workload, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* A /proc/vmstat counter, or 0 when the kernel does not have it. */
+uint64_t wl_vmstat(const char *name);
+
+/* True if /proc/swaps lists a swap device. */
+bool wl_swap_active(void);
 
 /*
  * Fill buf with lines of words from a small vocabulary with a skewed

@@ -279,22 +279,6 @@ out:
 	return ret;
 }
 
-static int read_u64_file(const char *path, uint64_t *out)
-{
-	FILE *f = fopen(path, "r");
-	unsigned long long v;
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%llu", &v) == 1;
-	fclose(f);
-	if (!ok)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs)
 {
 	char path[4096];

@@ -301,7 +301,7 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
-	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(labels); i++)
 		md_row(f, run, workload, labels[i], (int)i);
 
 	fprintf(f, "\n| comparison | ratio of median max | p (max) | p (p99) | verdict | expected |\n"

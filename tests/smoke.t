@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((22 + $(known_workloads | wc -l) + 16))
+tap_plan $((25 + $(known_workloads | wc -l) + 16))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -35,9 +35,19 @@ tap_result $? "second build of $variant"
 ! grep -q '^  CC ' "$LOCKLAT_BUILD/kernels/$variant/build.log"
 tap_result $? "second build compiled nothing ($((SECONDS - t0)) s)"
 
-"$cell" --variant "$variant" --command 'uname -r; nproc' --out "$tmp/cmd" >/dev/null 2>&1
+# The same boot runs each workload without what it needs (no setup step ran):
+# a one-line error and exit 1, not a silent pass.
+# shellcheck disable=SC2016 # the guest's shell expands $w and $?
+"$cell" --variant "$variant" --command 'uname -r; nproc
+for w in lru zram; do locklat-$w --duration 1; echo "$w exit $?"; done 2>&1
+locklat-squashfs --dir /mnt/none --duration 1 2>&1; echo "squashfs exit $?"' \
+	--out "$tmp/cmd" >/dev/null 2>&1
 tap_result $? "a command cell ends OK"
 tap_is "$(head -n 1 "$tmp/cmd/guest/command.out" 2>/dev/null)" "$release" "the guest ran the variant's kernel and returned its output"
+for w in lru zram squashfs; do
+	msg=$(grep -B1 -x "$w exit 1" "$tmp/cmd/guest/command.out" 2>/dev/null | head -n 1)
+	tap_like "$msg" "^locklat-$w: error: (no active swap|open /mnt/none)" "locklat-$w without its setup: exit 1 ($msg)"
+done
 tap_is "$(kv_get "$tmp/cmd/meta" complete)" 1 "meta says complete"
 tap_like "$(kv_get "$tmp/cmd/meta" pinning)" '^vcpu0:tid[0-9]+:cpu[0-9]' "vCPU pinning recorded"
 grep -q -- '-kernel .*bzImage' "$tmp/cmd/qemu-cmdline"

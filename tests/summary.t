@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # summary.t - locklat-summary on a fixture run tree made of real cells
 # (tests/fixtures/run: 4 repetitions of two variants, an INVALID, a TIMEOUT
-# and a FINDINGS cell, an overflowed histogram, a single repetition), checked
+# and a FINDINGS cell, an overflowed histogram, a single repetition, a
+# verify-only lru cell that missed a target), checked
 # against golden outputs, plus the properties a reader relies on.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 17
+tap_plan 18
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -32,6 +33,8 @@ grep -q '| TIMEOUT | watchdog killed QEMU after 264 s (its latency pass had comp
 tap_result $? "a TIMEOUT cell is listed with its reason, and its completed latency pass counts"
 grep -q '^| repetitions measured / cells | 4 / 4 | 4 / 4 | 0 / 0 | 2 / 3 (1 hung in the latency pass) |' "$md"
 tap_result $? "a repetition that hung in its latency pass is counted as hung, not dropped"
+grep -q '^| targets hit (verify pass) | 9 of 10 (none: lru_add_drain_cpu_zone) |' "$md"
+tap_result $? "the targets a verification pass missed are named"
 grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"

@@ -216,6 +216,37 @@ static bool trace_longer_than_pass(const struct cell *c, const struct trace_wors
 	return t->max_us > (duration + warmup) * 1000000;
 }
 
+/*
+ * How many of the workload's target functions the verification pass hit, in
+ * the first repetition that has one, naming those it did not: the call sites
+ * a column's latency figures actually stand for.
+ */
+static void md_targets_reached(FILE *f, const struct run *run, const struct group *g)
+{
+	const struct cell *c = NULL;
+	unsigned int k, reached = 0, missed = 0;
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *x = &run->cells[i];
+
+		if (x->nhits && !strcmp(x->variant, g->variant) && !strcmp(x->workload, g->workload) &&
+		    (!c || x->rep < c->rep))
+			c = x;
+	}
+	if (!c) {
+		fprintf(f, " – |");
+		return;
+	}
+	for (k = 0; k < c->nhits; k++)
+		reached += c->hits[k].hits > 0;
+	fprintf(f, " %u of %u", reached, c->nhits);
+	for (k = 0; k < c->nhits; k++)
+		if (!c->hits[k].hits)
+			fprintf(f, "%s%s", missed++ ? ", " : " (none: ", c->hits[k].function);
+	fprintf(f, "%s |", missed ? ")" : "");
+}
+
 static void md_row(FILE *f, const struct run *run, const char *workload, const char *label,
 		   int what)
 {
@@ -257,6 +288,7 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 				fprintf(f, " – |");
 			break;
 		case 8: fprintf(f, " %u |", g->findings); break;
+		case 9: md_targets_reached(f, run, g); break;
 		}
 	}
 	fputc('\n', f);
@@ -296,6 +328,7 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 	static const char *const labels[] = {
 		"max latency", "p99", "p99.9", "median", "samples", "repetitions measured / cells",
 		"preemptoff worst: culprit", "irqsoff worst: culprit", "kernel splats (count)",
+		"targets hit (verify pass)",
 	};
 	size_t d, i;
 

@@ -13,12 +13,16 @@
 #   --disk SERIAL=FILE[:ro]  a raw virtio-blk disk the guest finds by serial (repeatable)
 #   --deadline S     wall seconds before the watchdog kills QEMU (default 300)
 #   --boot-deadline S  wall seconds for the first console output (default 120)
+#   --silence S      after the first console output, kill QEMU when the console
+#                    stays silent for S wall seconds (default: never); for guests
+#                    that log a heartbeat, whose silence means their clock stopped
 #
 # Writes into DIR: console.log, qemu-cmdline (the exact command, shell-quoted, to
 # re-run by hand), qemu-version, accel, pinning ("vcpu thread host_cpu" lines),
-# qemu-exit (ok, timeout, no-boot or error).
+# qemu-exit (ok, timeout, no-boot, silent or error).
 # Exit: 0 QEMU ended by itself, 3 watchdog timeout, 4 no kernel output by the boot
-# deadline, 2 bad usage, 70 QEMU failed to start or to be pinned.
+# deadline, 5 console silent for --silence seconds, 2 bad usage, 70 QEMU failed
+# to start or to be pinned.
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -52,7 +56,7 @@ if [ "${1:-}" = --detect-accel ]; then
 fi
 
 kernel='' initrd='' out='' accel=auto append='' cpus=2 pin='' mem=512
-deadline=300 boot_deadline=120 overcommit=0
+deadline=300 boot_deadline=120 silence=0 overcommit=0
 disks=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -67,6 +71,7 @@ while [ $# -gt 0 ]; do
 	--disk) disks+=("$2") ;;
 	--deadline) deadline=$2 ;;
 	--boot-deadline) boot_deadline=$2 ;;
+	--silence) silence=$2 ;;
 	--allow-overcommit) overcommit=1; shift; continue ;;
 	*) err_exit "unknown option '$1'" 2 ;;
 	esac
@@ -83,6 +88,7 @@ positive_int cpus "$cpus"
 positive_int mem "$mem"
 positive_int deadline "$deadline"
 positive_int boot-deadline "$boot_deadline"
+[ "$silence" = 0 ] || positive_int silence "$silence"
 [ "$accel" = auto ] && accel=$(accel_detect)
 case $accel in kvm | tcg-icount | tcg) ;; *) err_exit "unknown accelerator '$accel' (auto, kvm, tcg-icount, tcg)" 2 ;; esac
 [ -x "$QMP" ] || err_exit "$QMP not built: run 'make tools'" 70
@@ -162,18 +168,28 @@ if ! vcpus_pin; then
 fi
 "$QMP" "$qmp_sock" cont >/dev/null || err_exit "QMP cont failed" 70
 
-# watchdog: poll until QEMU ends, the deadline passes, or the boot deadline
-# passes with no kernel output (a KVM that cannot run the guest says nothing).
+# watchdog: poll until QEMU ends, the deadline passes, the boot deadline
+# passes with no kernel output (a KVM that cannot run the guest says nothing),
+# or, with --silence, the console stops growing for that long.
 t0=$SECONDS
 result=ok
+console_size=0 console_changed=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
 	now=$((SECONDS - t0))
 	if [ "$now" -ge "$deadline" ]; then
 		result=timeout
 		break
 	fi
-	if [ "$now" -ge "$boot_deadline" ] && [ ! -s "$out/console.log" ]; then
+	size=$(stat -c %s "$out/console.log")
+	if [ "$size" -ne "$console_size" ]; then
+		console_size=$size console_changed=$now
+	fi
+	if [ "$now" -ge "$boot_deadline" ] && [ "$size" -eq 0 ]; then
 		result=no-boot
+		break
+	fi
+	if [ "$silence" -gt 0 ] && [ "$size" -gt 0 ] && [ $((now - console_changed)) -ge "$silence" ]; then
+		result=silent
 		break
 	fi
 	sleep 0.5
@@ -188,6 +204,7 @@ echo "$result" >"$out/qemu-exit"
 case $result in
 ok) exit 0 ;;
 timeout) warn "watchdog: QEMU still running after ${deadline} s, killed"; exit 3 ;;
+silent) warn "watchdog: no console output for ${silence} s, QEMU killed"; exit 5 ;;
 no-boot)
 	msg="no kernel output within ${boot_deadline} s under $accel"
 	[ "$accel" = kvm ] && ! grep -Eqw 'vmx|svm' /proc/cpuinfo &&

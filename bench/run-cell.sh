@@ -18,6 +18,9 @@
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
 #                     12x the guest work plus two minutes)
+#   --silence S       wall seconds of console silence after which the watchdog
+#                     stops QEMU (default: LOCKLAT_SILENCE_S for workload cells,
+#                     whose guest logs a heartbeat; never for --command)
 #   --step-budget S   guest seconds after which the guest reports a step of
 #                     the cell as hung and powers off (default 10x (warm-up +
 #                     duration) + 60)
@@ -35,7 +38,7 @@ set -euo pipefail
 
 variant='' workload='' command='' out='' duration=10 warmup=2 rep=1
 passes='latency preemptoff irqsoff verify' accel=auto cpus=2 pin='' mem=512
-deadline='' initramfs='' step_budget=''
+deadline='' initramfs='' step_budget='' silence_s=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -59,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2 ;;
 	--deadline) deadline=$2 ;;
 	--step-budget) step_budget=$2 ;;
+	--silence) silence_s=$2 ;;
 	--initramfs) initramfs=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -79,6 +83,7 @@ positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
 positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$deadline" ] || positive_int deadline "$deadline" "$CELL_EXIT_USAGE"
 [ -z "$step_budget" ] || positive_int step-budget "$step_budget" "$CELL_EXIT_USAGE"
+[ -z "$silence_s" ] || positive_int silence "$silence_s" "$CELL_EXIT_USAGE"
 for p in $passes; do
 	case $p in latency | preemptoff | irqsoff | verify | modules) ;;
 	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify, modules)" ;;
@@ -155,7 +160,8 @@ job_write() {
 			cyclictest "$cyclictest_args" \
 			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
 			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
-			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}"
+			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}" \
+			heartbeat "$LOCKLAT_HEARTBEAT_S"
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)
@@ -199,12 +205,17 @@ if [ -z "$deadline" ]; then
 	deadline=$(( (npasses * (duration + warmup) + 10) * 12 + 120 ))
 fi
 
+# Workload cells log a heartbeat (commands may be silent for any time).
+[ -n "$command" ] || silence_s=${silence_s:-$LOCKLAT_SILENCE_S}
+silence=()
+[ -z "$silence_s" ] || silence=(--silence "$silence_s")
+
 qemu_status=0
 # If this script dies, even by SIGKILL, the kernel kills qemu.sh, whose death
 # kills QEMU the same way: no guest outlives the cell that started it.
 setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
 	--out "$partial" --accel "$accel" --cpus "$cpus" ${pin:+--pin "$pin"} \
-	--mem "$mem" --deadline "$deadline" "${overcommit[@]}" \
+	--mem "$mem" --deadline "$deadline" "${silence[@]}" "${overcommit[@]}" \
 	--append "$(kv_get "$manifest" bootargs)" "${disks[@]}" || qemu_status=$?
 if [ "$qemu_status" -eq 2 ]; then
 	rm -rf "$partial"
@@ -230,11 +241,13 @@ logs=("$partial/console.log")
 
 # status: what this cell says, worst first.
 reason=''
+# The step the guest was in: started on the console, never ended.
+hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
+	/locklat: step [a-z]+: exit/ { s = "" } END { print s }' "$partial/console.log" 2>/dev/null || true)
 if [ "$qemu_status" -eq 3 ]; then
-	# The step the guest was in: started on the console, never ended.
-	hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
-		/locklat: step [a-z]+: exit/ { s = "" } END { print s }' "$partial/console.log")
 	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s${hung_step:+ in step $hung_step}"
+elif [ "$qemu_status" -eq 5 ]; then
+	status=TIMEOUT reason="the guest fell silent: no console line for ${silence_s} s of wall time${hung_step:+ in step $hung_step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: silence means the guest's clock stopped)"
 elif [ "$qemu_status" -ne 0 ]; then
 	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then

@@ -180,6 +180,13 @@ LOCKLAT_LAYOUT_VERSION=3
 # test can ask for more than any disk has.
 LOCKLAT_RESULTS_DISK_MIB=${LOCKLAT_RESULTS_DISK_MIB:-256}
 LOCKLAT_CELL_SPACE_MIB=${LOCKLAT_CELL_SPACE_MIB:-8}
+# A cell's guest logs a heartbeat line this often (guest seconds) while a
+# step runs; the host takes LOCKLAT_SILENCE_S wall seconds without a console
+# line for a guest whose clock stopped (the guest's own watchdog cannot see
+# that) and stops it then, not at the cell's deadline minutes later. 30x:
+# traced, busy guests run up to ~10x slower than wall time on a shared CPU.
+LOCKLAT_HEARTBEAT_S=${LOCKLAT_HEARTBEAT_S:-5}
+LOCKLAT_SILENCE_S=${LOCKLAT_SILENCE_S:-$((LOCKLAT_HEARTBEAT_S * 30))}
 # The scratch disk of the swapdisk setup: swap whose writes complete in the
 # virtio-blk interrupt (zram completes them before returning). Sparse; what the
 # guest writes takes host disk until the cell ends and removes it.

@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((25 + $(known_workloads | wc -l) + 16))
+tap_plan $((27 + $(known_workloads | wc -l) + 17))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -56,6 +56,12 @@ tap_result $? "the exact QEMU command is kept"
 "$cell" --variant "$variant" --command 'sleep 100000' --deadline 45 --out "$tmp/hang" >/dev/null 2>&1
 tap_is "$?" "$CELL_EXIT_TIMEOUT" "a hanging guest command is killed: exit TIMEOUT"
 tap_is "$(kv_get "$tmp/hang/meta" status)" TIMEOUT "meta status TIMEOUT"
+# A guest that says nothing for --silence seconds is stopped then (a workload
+# cell's guest logs a heartbeat; silence means its clock stopped).
+"$cell" --variant "$variant" --command 'sleep 100000' --silence 15 --out "$tmp/silent" >/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_TIMEOUT" "a silent guest is stopped: exit TIMEOUT"
+tap_like "$(kv_get "$tmp/silent/meta" reason)" '^the guest fell silent: no console line for 15 s of wall time in step command' \
+	"the reason says the guest fell silent, in which step"
 
 "$cell" --variant "$variant" --command 'echo c > /proc/sysrq-trigger' --out "$tmp/panic" >/dev/null 2>&1
 tap_is "$?" "$CELL_EXIT_FINDINGS" "a panicking guest: exit FINDINGS"
@@ -89,7 +95,8 @@ run=$tmp/run
 slot=0
 pids=()
 for w in "${workloads[@]}"; do
-	"$cell" --variant "$variant" --workload "$w" --duration 2 --warmup 1 \
+	# A heartbeat every guest second, so that a 2 s pass shows some.
+	LOCKLAT_HEARTBEAT_S=1 "$cell" --variant "$variant" --workload "$w" --duration 2 --warmup 1 \
 		--pin "$slot" --allow-overcommit --out "$run/$variant/$w/rep1" \
 		>"$tmp/cell-$w.log" 2>&1 &
 	pids[slot]=$!
@@ -111,6 +118,8 @@ for w in "${workloads[@]}"; do
 	esac
 	tap_result "$ok" "workload $w: status ${st:-none}, target hits ${hits:-none}"
 done
+grep -q 'locklat: step latency: running, 1 s' "$run/$variant/idle/rep1/console.log" 2>/dev/null
+tap_result $? "a workload cell's guest logs its heartbeat while a step runs"
 # lru reaches the batches that need more than faults and madvise: the
 # interrupt-side rotation at swap-disk writeback end and order-9 compaction.
 for fn in lru_move_tail lru_add_drain_cpu_zone; do

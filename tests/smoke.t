@@ -38,9 +38,7 @@ tap_result $? "second build compiled nothing ($((SECONDS - t0)) s)"
 # The same boot runs each workload without what it needs (no setup step ran):
 # a one-line error and exit 1, not a silent pass.
 # shellcheck disable=SC2016 # the guest's shell expands $w and $?
-"$cell" --variant "$variant" --command 'uname -r; nproc
-for w in lru zram; do locklat-$w --duration 1; echo "$w exit $?"; done 2>&1
-locklat-squashfs --dir /mnt/none --duration 1 2>&1; echo "squashfs exit $?"' \
+"$cell" --variant "$variant" --command 'uname -r; nproc; for w in lru zram; do locklat-$w --duration 1; echo "$w exit $?"; done 2>&1; locklat-squashfs --dir /mnt/none --duration 1 2>&1; echo "squashfs exit $?"' \
 	--out "$tmp/cmd" >/dev/null 2>&1
 tap_result $? "a command cell ends OK"
 tap_is "$(head -n 1 "$tmp/cmd/guest/command.out" 2>/dev/null)" "$release" "the guest ran the variant's kernel and returned its output"

@@ -259,7 +259,8 @@ static void *worker_main(void *arg)
 		w->pages += bytes / PAGE;
 		w->cycles++;
 		if (w->base.index == 0 && now_ns() >= next_round) {
-			if (hugetlb_round(&w->rounds, hugepage_order)) {
+			/* SIGTERM may cut a pool write short: that is the end, not an error. */
+			if (hugetlb_round(&w->rounds, hugepage_order) && !wl_stop) {
 				w->base.error = errno ? errno : EIO;
 				w->base.what = "grow and empty the hugetlb pool";
 				break;

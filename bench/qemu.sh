@@ -13,15 +13,16 @@
 #   --disk SERIAL=FILE[:ro]  a raw virtio-blk disk the guest finds by serial (repeatable)
 #   --deadline S     wall seconds before the watchdog kills QEMU (default 300)
 #   --boot-deadline S  wall seconds for the first console output (default 120)
-#   --silence S      after the first console output, kill QEMU when the console
-#                    stays silent for S wall seconds (default: never); for guests
-#                    that log a heartbeat, whose silence means their clock stopped
+#   --silence S      kill QEMU when S wall seconds pass without a console line
+#                    of the guest's init ("locklat: ...", which logs a heartbeat)
+#                    (default: never): its userspace stopped (a clock that stopped,
+#                    a wedged kernel that still prints RCU stall warnings)
 #
 # Writes into DIR: console.log, qemu-cmdline (the exact command, shell-quoted, to
 # re-run by hand), qemu-version, accel, pinning ("vcpu thread host_cpu" lines),
 # qemu-exit (ok, timeout, no-boot, silent or error).
 # Exit: 0 QEMU ended by itself, 3 watchdog timeout, 4 no kernel output by the boot
-# deadline, 5 console silent for --silence seconds, 2 bad usage, 70 QEMU failed
+# deadline, 5 the guest's init silent for --silence seconds, 2 bad usage, 70 QEMU failed
 # to start or to be pinned.
 
 set -euo pipefail
@@ -170,10 +171,11 @@ fi
 
 # watchdog: poll until QEMU ends, the deadline passes, the boot deadline
 # passes with no kernel output (a KVM that cannot run the guest says nothing),
-# or, with --silence, the console stops growing for that long.
+# or, with --silence, the guest's init logs nothing for that long. Only the
+# console bytes that are new since the last poll are read.
 t0=$SECONDS
 result=ok
-console_size=0 console_changed=0
+console_size=0 init_spoke=0
 while kill -0 "$qemu_pid" 2>/dev/null; do
 	now=$((SECONDS - t0))
 	if [ "$now" -ge "$deadline" ]; then
@@ -181,14 +183,18 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
 		break
 	fi
 	size=$(stat -c %s "$out/console.log")
-	if [ "$size" -ne "$console_size" ]; then
-		console_size=$size console_changed=$now
+	if [ "$size" -gt "$console_size" ]; then
+		if tail -c +"$((console_size + 1))" "$out/console.log" | head -c "$((size - console_size))" |
+			grep -q 'locklat: '; then
+			init_spoke=$now
+		fi
+		console_size=$size
 	fi
 	if [ "$now" -ge "$boot_deadline" ] && [ "$size" -eq 0 ]; then
 		result=no-boot
 		break
 	fi
-	if [ "$silence" -gt 0 ] && [ "$size" -gt 0 ] && [ $((now - console_changed)) -ge "$silence" ]; then
+	if [ "$silence" -gt 0 ] && [ $((now - init_spoke)) -ge "$silence" ]; then
 		result=silent
 		break
 	fi
@@ -204,7 +210,7 @@ echo "$result" >"$out/qemu-exit"
 case $result in
 ok) exit 0 ;;
 timeout) warn "watchdog: QEMU still running after ${deadline} s, killed"; exit 3 ;;
-silent) warn "watchdog: no console output for ${silence} s, QEMU killed"; exit 5 ;;
+silent) warn "watchdog: no line of the guest's init for ${silence} s, QEMU killed"; exit 5 ;;
 no-boot)
 	msg="no kernel output within ${boot_deadline} s under $accel"
 	[ "$accel" = kvm ] && ! grep -Eqw 'vmx|svm' /proc/cpuinfo &&

@@ -18,9 +18,10 @@
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
 #                     12x the guest work plus two minutes)
-#   --silence S       wall seconds of console silence after which the watchdog
-#                     stops QEMU (default: LOCKLAT_SILENCE_S for workload cells,
-#                     whose guest logs a heartbeat; never for --command)
+#   --silence S       wall seconds without a line of the guest's init after
+#                     which the watchdog stops QEMU (default: LOCKLAT_SILENCE_S
+#                     for workload cells, whose guest logs a heartbeat; never
+#                     for --command)
 #   --step-budget S   guest seconds after which the guest reports a step of
 #                     the cell as hung and powers off (default 10x (warm-up +
 #                     duration) + 60)
@@ -247,7 +248,7 @@ hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s)
 if [ "$qemu_status" -eq 3 ]; then
 	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s${hung_step:+ in step $hung_step}"
 elif [ "$qemu_status" -eq 5 ]; then
-	status=TIMEOUT reason="the guest fell silent: no console line for ${silence_s} s of wall time${hung_step:+ in step $hung_step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: silence means the guest's clock stopped)"
+	status=TIMEOUT reason="the guest fell silent: no line of its init for ${silence_s} s of wall time${hung_step:+ in step $hung_step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: its userspace or its clock stopped)"
 elif [ "$qemu_status" -ne 0 ]; then
 	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then

@@ -181,10 +181,12 @@ LOCKLAT_LAYOUT_VERSION=3
 LOCKLAT_RESULTS_DISK_MIB=${LOCKLAT_RESULTS_DISK_MIB:-256}
 LOCKLAT_CELL_SPACE_MIB=${LOCKLAT_CELL_SPACE_MIB:-8}
 # A cell's guest logs a heartbeat line this often (guest seconds) while a
-# step runs; the host takes LOCKLAT_SILENCE_S wall seconds without a console
-# line for a guest whose clock stopped (the guest's own watchdog cannot see
-# that) and stops it then, not at the cell's deadline minutes later. 30x:
-# traced, busy guests run up to ~10x slower than wall time on a shared CPU.
+# step runs; the host takes LOCKLAT_SILENCE_S wall seconds without a line of
+# the guest's init for a guest whose userspace or clock stopped (the guest's
+# own watchdog runs in that userspace; a wedged kernel may still print RCU
+# stall warnings) and stops it then, not at the cell's deadline minutes
+# later. 30x: traced, busy guests run up to ~10x slower than wall time on a
+# shared CPU.
 LOCKLAT_HEARTBEAT_S=${LOCKLAT_HEARTBEAT_S:-5}
 LOCKLAT_SILENCE_S=${LOCKLAT_SILENCE_S:-$((LOCKLAT_HEARTBEAT_S * 30))}
 # The scratch disk of the swapdisk setup: swap whose writes complete in the

@@ -54,11 +54,12 @@ tap_result $? "the exact QEMU command is kept"
 "$cell" --variant "$variant" --command 'sleep 100000' --deadline 45 --out "$tmp/hang" >/dev/null 2>&1
 tap_is "$?" "$CELL_EXIT_TIMEOUT" "a hanging guest command is killed: exit TIMEOUT"
 tap_is "$(kv_get "$tmp/hang/meta" status)" TIMEOUT "meta status TIMEOUT"
-# A guest that says nothing for --silence seconds is stopped then (a workload
-# cell's guest logs a heartbeat; silence means its clock stopped).
+# A guest whose init says nothing for --silence seconds is stopped then (a
+# workload cell's guest logs a heartbeat; silence means its userspace or its
+# clock stopped, even if the kernel still prints).
 "$cell" --variant "$variant" --command 'sleep 100000' --silence 15 --out "$tmp/silent" >/dev/null 2>&1
 tap_is "$?" "$CELL_EXIT_TIMEOUT" "a silent guest is stopped: exit TIMEOUT"
-tap_like "$(kv_get "$tmp/silent/meta" reason)" '^the guest fell silent: no console line for 15 s of wall time in step command' \
+tap_like "$(kv_get "$tmp/silent/meta" reason)" '^the guest fell silent: no line of its init for 15 s of wall time in step command' \
 	"the reason says the guest fell silent, in which step"
 
 "$cell" --variant "$variant" --command 'echo c > /proc/sysrq-trigger' --out "$tmp/panic" >/dev/null 2>&1

@@ -572,10 +572,9 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	modules_load(c, dir);
 	snprintf(path, sizeof(path), "%s/guest/steps", dir);
 	c->latency_step_ok = steps_latency_ok(path);
-	if (!strcmp(c->status, "TIMEOUT")) {
-		snprintf(path, sizeof(path), "%s/console.log", dir);
-		console_hung_step(c->hung_step, sizeof(c->hung_step), path);
-	}
+	/* Any cell: a panic, like a hang, leaves a step started and not ended. */
+	snprintf(path, sizeof(path), "%s/console.log", dir);
+	console_hung_step(c->hung_step, sizeof(c->hung_step), path);
 	snprintf(path, sizeof(path), "%s/findings", dir);
 	findings_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);

@@ -261,8 +261,8 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 		switch (what) {
 		case 0:
 			fprintf(f, " **%s**", spread(buf, sizeof(buf), g->max, g->n));
-			if (g->hung)
-				fprintf(f, " + %zu hung", g->hung);
+			if (g->died)
+				fprintf(f, " + %zu hung/panicked", g->died);
 			fprintf(f, " |");
 			break;
 		/* "≥": the value is the histogram's range, the percentile lies beyond. */
@@ -272,8 +272,8 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 		case 4: fprintf(f, " %llu%s |", g->samples, g->overflowed ? " (overflowed)" : ""); break;
 		case 5:
 			fprintf(f, " %zu / %zu", g->n, g->ncells);
-			if (g->hung)
-				fprintf(f, " (%zu hung in the latency pass)", g->hung);
+			if (g->died)
+				fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
 			fprintf(f, " |");
 			break;
 		case 6:
@@ -337,7 +337,7 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 	for (i = 0; i < ARRAY_SIZE(labels); i++)
 		md_row(f, run, workload, labels[i], (int)i);
 
-	fprintf(f, "\n| comparison | ratio of median max | p (max) | p (p99) | verdict | expected |\n"
+	fprintf(f, "\n| comparison | ratio of median max (measured) | p (max) | p (p99) | verdict | expected |\n"
 		"|---|---|---|---|---|---|\n");
 	for (d = 0; d < run->ndefs; d++) {
 		struct group *a = group_find(run, run->defs[d].a, workload);
@@ -674,7 +674,7 @@ void report_json(struct run *run)
 		json_object_object_add(o, "workload", json_object_new_string(g->workload));
 		json_object_object_add(o, "cells", json_object_new_int64((int64_t)g->ncells));
 		json_object_object_add(o, "measured", json_object_new_int64((int64_t)g->n));
-		json_object_object_add(o, "hung_in_latency", json_object_new_int64((int64_t)g->hung));
+		json_object_object_add(o, "died_in_latency", json_object_new_int64((int64_t)g->died));
 		json_object_object_add(o, "max_us", json_values(g->max, g->n));
 		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));
 		json_object_object_add(o, "p999_us", json_values(g->p999, g->n));

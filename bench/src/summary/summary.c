@@ -200,10 +200,23 @@ bool cell_measured(const struct cell *c)
 	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
 }
 
-/* The guest hung in the latency pass: a wake-up that never came in time. */
-bool cell_hung_in_latency(const struct cell *c)
+static bool cell_panicked(const struct cell *c)
 {
-	return !strcmp(c->status, "TIMEOUT") && !strcmp(c->hung_step, "latency");
+	unsigned int k;
+
+	for (k = 0; k < c->nfindings; k++)
+		if (!strcmp(c->findings[k].kind, "panic"))
+			return true;
+	return false;
+}
+
+/*
+ * The guest hung or panicked in the latency pass: a wake-up that never came
+ * (the step started on the console and never ended).
+ */
+bool cell_died_in_latency(const struct cell *c)
+{
+	return (!strcmp(c->status, "TIMEOUT") || cell_panicked(c)) && !strcmp(c->hung_step, "latency");
 }
 
 static void group_build(struct run *run, struct group *g, const char *variant, const char *workload)
@@ -233,7 +246,7 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 			g->irqsoff_us = c->irqsoff.max_us;
 			g->irqsoff_cell = c;
 		}
-		g->hung += cell_hung_in_latency(c);
+		g->died += cell_died_in_latency(c);
 		if (!cell_measured(c) || g->n == MAX_REPS)
 			continue;
 		g->max[g->n] = (double)c->max_us;
@@ -365,9 +378,9 @@ static double min_p(size_t na, size_t nb)
 
 /*
  * A group's maxima for the tests: the measured ones, then +inf for each
- * repetition that hung in the latency pass. A hang there is a wake-up that
- * did not come before the watchdog: longer than any measured one, which is
- * all a rank test needs (a right-censored value ranked last).
+ * repetition that hung or panicked in the latency pass. Either is a wake-up
+ * that never came: longer than any measured one, which is all a rank test
+ * needs (a right-censored value ranked last).
  */
 size_t group_maxima(const struct group *g, double *out)
 {
@@ -375,7 +388,7 @@ size_t group_maxima(const struct group *g, double *out)
 
 	for (i = 0; i < g->n; i++)
 		out[n++] = g->max[i];
-	for (i = 0; i < g->hung && n < 2 * MAX_REPS; i++)
+	for (i = 0; i < g->died && n < 2 * MAX_REPS; i++)
 		out[n++] = INFINITY;
 	return n;
 }
@@ -385,9 +398,10 @@ void comparison_judge(struct comparison *cmp, const struct group *a, const struc
 	double va[2 * MAX_REPS], vb[2 * MAX_REPS], ma, mb;
 	size_t na = group_maxima(a, va), nb = group_maxima(b, vb);
 
-	ma = median(va, na);
-	mb = median(vb, nb);
-	cmp->ratio = a->n && b->n && mb > 0 && isfinite(ma) && isfinite(mb) ? ma / mb : NAN;
+	/* The ratio is of what was measured; the test also ranks the failures. */
+	ma = median(a->max, a->n);
+	mb = median(b->max, b->n);
+	cmp->ratio = a->n && b->n && mb > 0 ? ma / mb : NAN;
 	cmp->p_max = mann_whitney_p(va, na, vb, nb);
 	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
 	cmp->na = na;
@@ -405,12 +419,12 @@ void comparison_judge(struct comparison *cmp, const struct group *a, const struc
 		snprintf(cmp->verdict, sizeof(cmp->verdict),
 			 "no significant difference (p = %.2f)", cmp->p_max);
 	}
-	if (a->hung || b->hung) {
+	if (a->died || b->died) {
 		size_t len = strlen(cmp->verdict);
 
 		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
-			 "; hung in the latency pass, ranked as the worst maxima: %zu %s, %zu %s",
-			 a->hung, a->variant, b->hung, b->variant);
+			 "; hung or panicked in the latency pass, ranked as the worst maxima: %zu %s, %zu %s",
+			 a->died, a->variant, b->died, b->variant);
 	}
 }
 

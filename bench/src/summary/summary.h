@@ -19,7 +19,7 @@ struct group {
 	const char *variant, *workload;
 	size_t ncells, nok;		/* all complete cells, and the OK ones */
 	size_t n;			/* measured cells (OK or FINDINGS) */
-	size_t hung;			/* cells whose guest hung in the latency pass */
+	size_t died;			/* cells whose guest hung or panicked in the latency pass */
 	double max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
 	bool overflowed;
 	/* a percentile of some repetition fell among the histogram's overflows */
@@ -61,7 +61,7 @@ struct run {
 };
 
 bool cell_measured(const struct cell *c);
-bool cell_hung_in_latency(const struct cell *c);
+bool cell_died_in_latency(const struct cell *c);
 size_t group_maxima(const struct group *g, double *out);
 struct group *group_find(struct run *run, const char *variant, const char *workload);
 const char *scenario_expectation(const struct run *run, const char *scenario);

@@ -519,6 +519,16 @@ static void stats_load(struct cell *c, const char *path)
 	fclose(f);
 }
 
+bool cell_panicked(const struct cell *c)
+{
+	unsigned int k;
+
+	for (k = 0; k < c->nfindings; k++)
+		if (!strcmp(c->findings[k].kind, "panic"))
+			return true;
+	return false;
+}
+
 static void invalidate(struct cell *c, const char *why)
 {
 	c->status = "INVALID";
@@ -572,11 +582,13 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	modules_load(c, dir);
 	snprintf(path, sizeof(path), "%s/guest/steps", dir);
 	c->latency_step_ok = steps_latency_ok(path);
-	/* Any cell: a panic, like a hang, leaves a step started and not ended. */
-	snprintf(path, sizeof(path), "%s/console.log", dir);
-	console_hung_step(c->hung_step, sizeof(c->hung_step), path);
 	snprintf(path, sizeof(path), "%s/findings", dir);
 	findings_load(c, path);
+	/* A panic, like a hang, leaves a step started and not ended. */
+	if (!strcmp(c->status, "TIMEOUT") || cell_panicked(c)) {
+		snprintf(path, sizeof(path), "%s/console.log", dir);
+		console_hung_step(c->hung_step, sizeof(c->hung_step), path);
+	}
 	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);
 	hits_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest/workload-latency.out", dir);

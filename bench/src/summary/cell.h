@@ -134,6 +134,8 @@ void call_sites_free(struct call_sites *cs);
  * its status into INVALID with the reason.
  */
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs);
+/* The findings include a kernel panic. */
+bool cell_panicked(const struct cell *c);
 void cell_free(struct cell *c);
 
 /* Parsers, exposed for the golden-fixture tests. */

@@ -221,19 +221,11 @@ static bool trace_longer_than_pass(const struct cell *c, const struct trace_wors
  * the first repetition that has one, naming those it did not: the call sites
  * a column's latency figures actually stand for.
  */
-static void md_targets_reached(FILE *f, const struct run *run, const struct group *g)
+static void md_targets_reached(FILE *f, const struct group *g)
 {
-	const struct cell *c = NULL;
+	const struct cell *c = g->verify_cell;
 	unsigned int k, reached = 0, missed = 0;
-	size_t i;
 
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *x = &run->cells[i];
-
-		if (x->nhits && !strcmp(x->variant, g->variant) && !strcmp(x->workload, g->workload) &&
-		    (!c || x->rep < c->rep))
-			c = x;
-	}
 	if (!c) {
 		fprintf(f, " – |");
 		return;
@@ -288,7 +280,7 @@ static void md_row(FILE *f, const struct run *run, const char *workload, const c
 				fprintf(f, " – |");
 			break;
 		case 8: fprintf(f, " %u |", g->findings); break;
-		case 9: md_targets_reached(f, run, g); break;
+		case 9: md_targets_reached(f, g); break;
 		}
 	}
 	fputc('\n', f);

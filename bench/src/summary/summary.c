@@ -200,16 +200,6 @@ bool cell_measured(const struct cell *c)
 	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
 }
 
-static bool cell_panicked(const struct cell *c)
-{
-	unsigned int k;
-
-	for (k = 0; k < c->nfindings; k++)
-		if (!strcmp(c->findings[k].kind, "panic"))
-			return true;
-	return false;
-}
-
 /*
  * The guest hung or panicked in the latency pass: a wake-up that never came
  * (the step started on the console and never ended).
@@ -234,6 +224,8 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
 			continue;
 		g->ncells++;
+		if (c->nhits && (!g->verify_cell || c->rep < g->verify_cell->rep))
+			g->verify_cell = c;
 		if (!strcmp(c->status, "OK"))
 			g->nok++;
 		for (k = 0; k < c->nfindings; k++)

@@ -29,6 +29,7 @@ struct group {
 	struct histogram hist;		/* all measured repetitions merged */
 	unsigned long long preemptoff_us, irqsoff_us;
 	const struct cell *preemptoff_cell, *irqsoff_cell;
+	const struct cell *verify_cell;	/* the first repetition with target hits */
 };
 
 struct comparison_def {

@@ -33,7 +33,7 @@ $(BIN)/locklat-%: bench/src/%/*.c $(LIB_SRC) $(LIB_HDR)
 # Static: the guest image carries no libraries for our own programs.
 $(GUEST_BIN)/locklat-%: workloads/%/*.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(GUEST_BIN)
-	$(CC) $(CFLAGS) -static -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -static -o $@ $(filter %.c,$^) -lm
 
 verify-equivalence: ## compare the converted objects of local_lock and baseline, and of rt and baseline-rt
 	kernels/verify-equivalence.sh local_lock baseline

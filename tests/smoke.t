@@ -112,8 +112,15 @@ for w in "${workloads[@]}"; do
 	[ "$st" = OK ] || ok=1
 	[ "$WORKLOAD_TARGETS" = - ] || [ "${hits:-0}" -gt 0 ] || ok=1
 	# Our own workloads print their statistics line.
+	# Our own workloads print their statistics line; every load, loadmon's
+	# (stress) included, its per-second progress.
 	case $WORKLOAD_COMMAND in
+	locklat-loadmon*) ;;
 	locklat-*) grep -q "^locklat-stats workload=" "$d/guest/workload-latency.out" 2>/dev/null || ok=1 ;;
+	esac
+	case $WORKLOAD_COMMAND in
+	-) ;;
+	*) grep -q "^locklat-progress uptime_ms=[0-9]* ops=[0-9]" "$d/guest/workload-latency.out" 2>/dev/null || ok=1 ;;
 	esac
 	tap_result "$ok" "workload $w: status ${st:-none}, target hits ${hits:-none}"
 done

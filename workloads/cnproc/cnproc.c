@@ -11,7 +11,9 @@
  * local_event.lock. The listener counts events and, from the per-CPU sequence
  * numbers, the ones lost (also ENOBUFS overruns).
  *
- * Output: one "locklat-stats workload=cnproc ..." line. Exit 0, 1 error
+ * Output: progress lines, one op per child forked, exec'd and reaped and one
+ * per event received (see workload.h), then one
+ * "locklat-stats workload=cnproc ..." line. Exit 0, 1 error
  * (e.g. a kernel without CONFIG_PROC_EVENTS), 2 bad usage.
  */
 #define _GNU_SOURCE
@@ -94,6 +96,7 @@ static void *storm_main(void *arg)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		s->children++;
+		wl_progress(1);
 	}
 	return NULL;
 }
@@ -145,6 +148,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
+		int events;
 
 		if (poll(&pfd, 1, 100) <= 0) {
 			if (set.done)
@@ -159,8 +163,10 @@ int main(int argc, char **argv)
 				err_exit_errno(LL_EXIT_FAIL, "recv");
 			continue;
 		}
-		if (cnproc_parse(&tally, buf, (size_t)got) < 0)
+		events = cnproc_parse(&tally, buf, (size_t)got);
+		if (events < 0)
 			err_exit(LL_EXIT_FAIL, "malformed proc connector message");
+		wl_progress((uint64_t)events);
 	}
 	pthread_join(runner, NULL);
 	for (i = 0; i < wc.threads; i++)

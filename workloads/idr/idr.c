@@ -11,7 +11,9 @@
  *   msgget(IPC_PRIVATE) + RMID    ipc_addid()
  *   inotify_add_watch() + rm      inotify_add_to_idr()
  *
- * Output: one "locklat-stats workload=idr ..." line. Exit 0, 1 error, 2 usage.
+ * Output: progress lines, one op per fork, message queue and inotify watch
+ * (see workload.h), then one "locklat-stats workload=idr ..." line. Exit 0,
+ * 1 error, 2 usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +61,7 @@ static void *worker_main(void *arg)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		w->forks++;
+		wl_progress(1);
 
 		q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
 		if (q < 0) {
@@ -68,6 +71,7 @@ static void *worker_main(void *arg)
 		}
 		msgctl(q, IPC_RMID, NULL);
 		w->queues++;
+		wl_progress(1);
 
 		wd = inotify_add_watch(ifd, "/tmp", IN_CREATE);
 		if (wd < 0) {
@@ -77,6 +81,7 @@ static void *worker_main(void *arg)
 		}
 		inotify_rm_watch(ifd, wd);
 		w->watches++;
+		wl_progress(1);
 	}
 	close(ifd);
 	return NULL;

@@ -28,7 +28,9 @@
  * and CONFIG_HUGETLBFS. The classic LRU must run (no MGLRU): with lru_gen on,
  * folio_mark_accessed() skips the batch.
  *
- * Output: one "locklat-stats workload=lru ..." line, with the vmstat deltas
+ * Output: progress lines, one op per step of the cycle (fault-in, each
+ * madvise, munmap, the file reads, a hugetlb round; see workload.h), then one
+ * "locklat-stats workload=lru ..." line, with the vmstat deltas
  * that show the paths ran (pswpout, pgrotated, compact_stall,
  * compact_migrate_scanned). Exit 0, 1 error, 2 usage.
  */
@@ -218,6 +220,15 @@ static void hugetlb_check(void)
 		;
 }
 
+/* One madvise() step of the cycle, counted as progress when it is done. */
+static int advise(char *addr, size_t len, int advice)
+{
+	if (madvise(addr, len, advice))
+		return -1;
+	wl_progress(1);
+	return 0;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -243,19 +254,23 @@ static void *worker_main(void *arg)
 		/* Not zero: swap_writepage() skips I/O for zero-filled pages. */
 		for (off = 0; off < bytes; off += PAGE)
 			mem[off] = (char)(1 + off / PAGE % 255);
-		if (madvise(mem, half, MADV_COLD) || madvise(mem, half / 2, MADV_PAGEOUT) ||
-		    madvise(mem + half, half, MADV_FREE)) {
+		/* Each step of the cycle done is one op of progress (workload.h). */
+		wl_progress(1);
+		if (advise(mem, half, MADV_COLD) || advise(mem, half / 2, MADV_PAGEOUT) ||
+		    advise(mem + half, half, MADV_FREE)) {
 			w->base.error = errno;
 			w->base.what = "madvise(MADV_COLD/MADV_PAGEOUT/MADV_FREE)";
 			munmap(mem, bytes);
 			break;
 		}
 		munmap(mem, bytes);
+		wl_progress(1);
 		if (file_read_twice(fd, bytes / 4, &w->checksum)) {
 			w->base.error = errno ? errno : EIO;
 			w->base.what = "read the tmpfs file";
 			break;
 		}
+		wl_progress(1);
 		w->pages += bytes / PAGE;
 		w->cycles++;
 		if (w->base.index == 0 && now_ns() >= next_round) {
@@ -265,6 +280,7 @@ static void *worker_main(void *arg)
 				w->base.what = "grow and empty the hugetlb pool";
 				break;
 			}
+			wl_progress(1);
 			next_round = now_ns() + 1000000000ULL;
 		}
 	}

@@ -13,7 +13,9 @@
  *       On the host: write N files of compressible, non-uniform text (word
  *       soup from a seeded PRNG) for mksquashfs. Same seed, same bytes.
  *
- * Output: one "locklat-stats workload=squashfs ..." line (see workload.h).
+ * Output: progress lines, one op per read() that returned data (up to 1 MiB
+ * decompressed), then one "locklat-stats workload=squashfs ..." line (see
+ * workload.h).
  * Exit: 0 done, 1 error, 2 bad usage.
  */
 #define _GNU_SOURCE
@@ -135,8 +137,10 @@ static void *reader_main(void *arg)
 		}
 		/* Drop this file's cached pages: the next read must decompress. */
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		while (!wl_stop && (got = read(fd, buf, READ_CHUNK)) > 0)
+		while (!wl_stop && (got = read(fd, buf, READ_CHUNK)) > 0) {
 			r->bytes += (uint64_t)got;
+			wl_progress(1);
+		}
 		if (got < 0 && errno != EINTR) {
 			r->base.error = errno;
 			r->base.what = path;

@@ -12,7 +12,8 @@
  * zram decompresses under the same section). No memory pressure is needed,
  * so the guest stays responsive and the amount swapped is known.
  *
- * Output: a "locklat-stats workload=zram ..." line with pages swapped out and
+ * Output: progress lines, one op per chunk paged out and read back (see
+ * workload.h), then a "locklat-stats workload=zram ..." line with pages swapped out and
  * in (from /proc/vmstat) and zram's stored data (from mm_stat): proof that the
  * pages went through zram. Exit: 0 done, 1 error (e.g. no swap), 2 bad usage.
  */
@@ -93,6 +94,7 @@ static void *worker_main(void *arg)
 		for (off = 0; off < CHUNK; off += 4096)
 			w->checksum += (unsigned char)chunk[off];
 		w->chunks++;
+		wl_progress(1);
 	}
 	munmap(mem, w->bytes);
 	return NULL;

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * workload.c - deadline, signal and thread helpers shared by the workloads.
+ * workload.c - deadline, signal, thread and progress helpers shared by the
+ * workloads.
  */
 #define _GNU_SOURCE
 #include "workload.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "locklat.h"
@@ -57,10 +61,132 @@ void wl_run_threads(unsigned int n, void *(*fn)(void *), void *args, size_t arg_
 	free(tids);
 }
 
+#define NS_PER_S 1000000000ULL
+
+/*
+ * The progress reporter. The lock serialises the lines and makes the last
+ * one last: wl_progress_end() prints it and marks the reporter ended with
+ * the lock held, so a line the reporter was about to print is dropped
+ * rather than printed after it (and after the locklat-stats line).
+ */
+static struct {
+	pthread_mutex_t lock;
+	enum { PROGRESS_OFF, PROGRESS_ON, PROGRESS_ENDED } state;
+	uint64_t (*sample)(void);	/* NULL: the wl_progress() counter */
+	uint64_t first_ns;		/* the first line's CLOCK_BOOTTIME: the deadlines' origin */
+} progress = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static _Atomic uint64_t progress_ops;
+
+void wl_progress(uint64_t n)
+{
+	/* Relaxed: a total read once a second needs no ordering with other data. */
+	atomic_fetch_add_explicit(&progress_ops, n, memory_order_relaxed);
+}
+
+/* CLOCK_BOOTTIME: the clock of /proc/uptime, which the guest's init reads. */
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* One progress line, now. The caller holds progress.lock. */
+static void progress_print(void)
+{
+	uint64_t ops = progress.sample ? progress.sample()
+				       : atomic_load_explicit(&progress_ops, memory_order_relaxed);
+	char line[96];
+	int len = snprintf(line, sizeof(line), "locklat-progress uptime_ms=%llu ops=%llu\n",
+			   (unsigned long long)(boottime_ns() / 1000000), (unsigned long long)ops);
+	ssize_t done;
+
+	/*
+	 * One write(2), not stdio: the line reaches the file at once and whole,
+	 * and no stdio lock is held while a worker fork()s. A lost line shows
+	 * in the file as a gap; say why on stderr.
+	 */
+	done = write(STDOUT_FILENO, line, (size_t)len);
+	if (done != len)
+		warn_msg("progress line not written: %s", done < 0 ? strerror(errno) : "short write");
+}
+
+static void *progress_main(void *arg)
+{
+	uint64_t deadline = progress.first_ns;
+
+	(void)arg;
+	for (;;) {
+		struct timespec ts;
+		uint64_t now = boottime_ns();
+
+		/*
+		 * Absolute deadlines, first + k s: a late wake-up does not shift
+		 * the lines after it. Seconds missed entirely (a stalled guest)
+		 * are skipped, not printed in a burst: the gap in uptime_ms is
+		 * what shows the stall.
+		 */
+		deadline += NS_PER_S;
+		if (deadline <= now)
+			deadline += (now - deadline) / NS_PER_S * NS_PER_S + NS_PER_S;
+		ts.tv_sec = (time_t)(deadline / NS_PER_S);
+		ts.tv_nsec = (long)(deadline % NS_PER_S);
+		/* Every signal is blocked in this thread: no EINTR to retry. */
+		clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &ts, NULL);
+		pthread_mutex_lock(&progress.lock);
+		if (progress.state == PROGRESS_ENDED) {
+			pthread_mutex_unlock(&progress.lock);
+			return NULL;
+		}
+		progress_print();
+		pthread_mutex_unlock(&progress.lock);
+	}
+}
+
+void wl_progress_start(uint64_t (*sample)(void))
+{
+	sigset_t all, old;
+	pthread_t tid;
+	int err;
+
+	pthread_mutex_lock(&progress.lock);
+	progress.sample = sample;
+	progress.state = PROGRESS_ON;
+	progress.first_ns = boottime_ns();
+	progress_print();
+	pthread_mutex_unlock(&progress.lock);
+	/*
+	 * A thread starts with its creator's signal mask. With every signal
+	 * blocked in the reporter, SIGTERM reaches a thread that acts on it
+	 * (a worker blocked in read() sees EINTR).
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&tid, NULL, progress_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		err_exit(LL_EXIT_FAIL, "pthread_create (progress reporter): %s", strerror(err));
+	/* Nobody joins it: returning from main() or exit() ends it at once. */
+	pthread_detach(tid);
+}
+
+void wl_progress_end(void)
+{
+	pthread_mutex_lock(&progress.lock);
+	if (progress.state == PROGRESS_ON) {
+		progress_print();
+		progress.state = PROGRESS_ENDED;
+	}
+	pthread_mutex_unlock(&progress.lock);
+}
+
 void wl_stats(const char *workload, const char *fmt, ...)
 {
 	va_list ap;
 
+	wl_progress_end();
 	printf("locklat-stats workload=%s ", workload);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -154,6 +280,7 @@ void wl_start(struct wl_common *wc, int argc, char **argv)
 		wc->threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
 	wl_signals_install();
 	wc->start_ns = now_ns();
+	wl_progress_start(NULL);
 }
 
 double wl_elapsed_s(const struct wl_common *wc)

@@ -1,10 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workload.h - what every locklat workload shares: stopping at a deadline or
- * on SIGTERM, running N worker threads, and the one-line statistics format.
+ * on SIGTERM, running N worker threads, the progress lines and the one-line
+ * statistics format.
  *
  * Statistics are printed as one line of key=value pairs beginning with
  * "locklat-stats workload=<name>", which the summary reads.
+ *
+ * Progress: from wl_start() on, a reporter thread prints to stdout
+ *
+ *   locklat-progress uptime_ms=<CLOCK_BOOTTIME in ms> ops=<cumulative ops>
+ *
+ * one line at once (ops=0), one a second after it (on the absolute deadlines
+ * start + k s: a late wake-up does not shift the later lines, and a second
+ * it missed entirely is skipped, not caught up with a burst) and a last one
+ * when the workload ends normally, from wl_stats(), just before the
+ * locklat-stats line. ops is the sum of what the workload passed to
+ * wl_progress(): many a second while it runs, none while it is stuck.
+ * CLOCK_BOOTTIME is the clock of /proc/uptime, with which the guest's init
+ * stamps the latency pass (guest/latency-window), so the host can tell
+ * whether the load progressed through the whole pass: lines that stop early
+ * mean the workload died, lines whose ops stand still that it stalled. Each
+ * line is a single write(2): it is in the file at once, whole.
  */
 #ifndef LOCKLAT_WORKLOAD_H
 #define LOCKLAT_WORKLOAD_H
@@ -55,7 +72,7 @@ void wl_unknown_option(char **argv) __attribute__((noreturn));
 int wl_common_option(struct wl_common *wc, int c, const char *arg, const char *usage);
 /*
  * After option parsing: reject leftover arguments, default the thread count,
- * install the SIGTERM handlers, start the clock.
+ * install the SIGTERM handlers, start the clock and the progress reporter.
  */
 void wl_start(struct wl_common *wc, int argc, char **argv);
 double wl_elapsed_s(const struct wl_common *wc);
@@ -83,7 +100,29 @@ int wl_done(uint64_t deadline_ns);
  */
 void wl_run_threads(unsigned int n, void *(*fn)(void *), void *args, size_t arg_size);
 
-/* Print "locklat-stats workload=NAME " followed by the formatted pairs. */
+/* Count n operations done (any thread; a relaxed atomic add). */
+void wl_progress(uint64_t n);
+
+/*
+ * Print the first progress line and start the reporter (wl_start() does it
+ * for the workloads). sample, when not NULL, replaces the wl_progress()
+ * counter as the source of ops, for a program that measures its progress
+ * instead of counting it (locklat-loadmon); it is called once per line, with
+ * the reporter's lock held. The reporter blocks every signal, so SIGTERM
+ * and SIGINT go to the program's other threads, and never delays its exit.
+ */
+void wl_progress_start(uint64_t (*sample)(void));
+
+/*
+ * Print the last progress line and stop the reporter; nothing if it never
+ * started or already ended. wl_stats() calls it.
+ */
+void wl_progress_end(void);
+
+/*
+ * Print the last progress line, then "locklat-stats workload=NAME " followed
+ * by the formatted pairs.
+ */
 void wl_stats(const char *workload, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 18
+tap_plan 20
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -39,8 +39,16 @@ grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"
 tap_result $? "kernel splats are listed"
-grep -Eq '^\| local_lock vs baseline \| [0-9.]+× \| [0-9.]+ \| [0-9.]+ \| ' "$md"
-tap_result $? "the A/A comparison has a ratio and exact p-values"
+grep -Eq '^\| local_lock vs baseline \(4 vs 4\) \| [0-9.]+× \[[0-9.]+–[0-9.]+\] \| [0-9.]+× \| [0-9.]+ \| [0-9.]+ \| ' "$md"
+tap_result $? "the A/A comparison has a ratio with its interval and exact p-values"
+grep -q '2× change is not ruled out' "$md"
+tap_result $? "an interval that includes 1 says whether it rules out a 2× change"
+# Every field summary.json writes is documented in results/README.md (the
+# keys of path_hits are the workloads' target functions, data not fields).
+targets=$(awk -F'|' '!/^#/ && NF > 2 { gsub(/[ \t]/, "", $3); gsub(/,/, "\n", $3); print $3 }' "$root/workloads/list")
+missing=$(grep -o '"[a-z_0-9]*":' "$tmp/run/summary.json" | tr -d '":' | sort -u | grep -vxF "$targets" |
+	while read -r key; do grep -q "\`$key\`" "$root/results/README.md" || echo "$key"; done)
+tap_is "$missing" "" "every summary.json field is documented in results/README.md"
 grep -q 'inconclusive' "$md"
 tap_result $? "too few repetitions are called inconclusive"
 [ "$(wc -l <"$tmp/run/summary.csv")" -eq $(( $(find "$tmp/run" -name meta | wc -l) + 1 )) ]

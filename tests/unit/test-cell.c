@@ -11,6 +11,8 @@
 #include "tap.h"
 
 #define FX "tests/fixtures/cells/"
+/* The start-up window the summary applies by default (1 s). */
+#define WINDOW_US 1000000
 
 int main(void)
 {
@@ -20,11 +22,11 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(44);
+	tap_plan(73);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
-	ok(cell_load(&c, FX "ok-squashfs", &cs) == 0, "ok-squashfs: a complete cell");
+	ok(cell_load(&c, FX "ok-squashfs", &cs, WINDOW_US) == 0, "ok-squashfs: a complete cell");
 	is_str(c.status, "OK", "ok-squashfs: status OK");
 	is_str(c.variant, "local_lock", "ok-squashfs: variant from meta");
 	ok(c.has_latency && c.nthreads == 2, "ok-squashfs: two cyclictest threads");
@@ -46,7 +48,7 @@ int main(void)
 	ok(!c.has_series, "ok-squashfs: a cell from before the time series has none, and stays OK");
 	cell_free(&c);
 
-	ok(cell_load(&c, FX "overflow", &cs) == 0, "overflow: a complete cell");
+	ok(cell_load(&c, FX "overflow", &cs, WINDOW_US) == 0, "overflow: a complete cell");
 	is_u64(c.hist.overflow, 1346 + 14478, "overflow: overflow = cycles - histogram, per thread, summed");
 	ok(c.has_text_overflow && c.text_overflow == c.hist.overflow, "overflow: equals '# Histogram Overflows'");
 	is_u64(c.max_us, 45997, "overflow: the true max survives the overflow");
@@ -55,15 +57,15 @@ int main(void)
 	is_str(c.status, "OK", "overflow: consistent data stays OK");
 	cell_free(&c);
 
-	ok(cell_load(&c, FX "timeout", &cs) == 0 && !strcmp(c.status, "TIMEOUT") && !c.has_latency,
+	ok(cell_load(&c, FX "timeout", &cs, WINDOW_US) == 0 && !strcmp(c.status, "TIMEOUT") && !c.has_latency,
 	   "timeout: TIMEOUT, no latency data");
 	cell_free(&c);
-	ok(cell_load(&c, FX "invalid", &cs) == 0 && !strcmp(c.status, "INVALID"), "invalid: INVALID");
+	ok(cell_load(&c, FX "invalid", &cs, WINDOW_US) == 0 && !strcmp(c.status, "INVALID"), "invalid: INVALID");
 	cell_free(&c);
-	ok(cell_load(&c, FX "empty-trace", &cs) == 0 && c.preemptoff.present &&
+	ok(cell_load(&c, FX "empty-trace", &cs, WINDOW_US) == 0 && c.preemptoff.present &&
 	   c.preemptoff.max_us == 0 && !c.preemptoff.call_site, "empty-trace: present, zero, unattributed");
 	cell_free(&c);
-	ok(cell_load(&c, FX "series-squashfs", &cs) == 0 && !strcmp(c.status, "OK"), "series-squashfs: a complete cell");
+	ok(cell_load(&c, FX "series-squashfs", &cs, WINDOW_US) == 0 && !strcmp(c.status, "OK"), "series-squashfs: a complete cell");
 	ok(c.has_series && c.series_threads == 2, "series-squashfs: a time series per thread");
 	/*
 	 * 1910 and 1564 wake-ups in a 3 s pass: the ~50 ms stalls make
@@ -81,12 +83,70 @@ int main(void)
 	for (i = 0, hits = 0; i < c.series_threads * c.series_seconds; i++)
 		hits += c.series[i] != LL_NO_VALUE && c.series[i] > c.max_us;
 	ok(hits == 0, "series-squashfs: no second above the cell max");
+	/*
+	 * The pass split at 1 s (values computed apart from the summary, by
+	 * awk over the same samples): the cell's JSON max (53678, vCPU1) fell
+	 * in the start-up window; after it the worst is vCPU0's 52909.
+	 */
+	ok(c.has_steady && c.window_us == WINDOW_US, "series-squashfs: split at the start-up window");
+	is_u64(c.max_us, 53678, "series-squashfs: cyclictest's own max over the whole pass is kept");
+	is_u64(c.startup_max_us, 53678, "series-squashfs: ...and falls inside the window");
+	is_u64(c.steady_max_us, 52909, "series-squashfs: the steady-state max is vCPU0's after 1 s");
+	ok(!c.steady_censored && !c.starved_threads, "series-squashfs: no thread stopped waking");
+	is_u64(c.wakeups_due, 30000, "series-squashfs: 2 threads x 3 s / 200 us wake-ups due");
+	is_u64(c.wakeups_due_steady, 20000, "series-squashfs: 20000 of them after the window");
+	is_u64(c.wakeups_steady, 369 + 5 + 1168 + 17, "series-squashfs: recorded after it (printed + unprinted tail)");
+	is_u64(c.steady_added, 17953, "series-squashfs: the correction adds the 17953 skipped periods after the window");
+	is_u64(hist_total(&c.steady_hist), 369 + 1168 + 17953, "series-squashfs: steady histogram = printed + added");
+	/*
+	 * Uncorrected, most recorded wake-ups are on time (median 7 us); with
+	 * the skipped periods counted the stalls dominate (awk: 5804, 51640).
+	 */
+	is_u64(hist_percentile(&c.steady_hist, 0.5, &over), 5804, "series-squashfs: corrected median");
+	is_u64(hist_percentile(&c.steady_hist, 0.99, &over), 51640, "series-squashfs: corrected p99");
+	ok(hist_percentile(&c.hist, 0.5, &over) < 100, "series-squashfs: the uncorrected median is far lower (%llu us)",
+	   (unsigned long long)hist_percentile(&c.hist, 0.5, &over));
 	cell_free(&c);
-	ok(cell_load(&c, FX "series-bad", &cs) == 0 && !strcmp(c.status, "INVALID"),
+	ok(cell_load(&c, FX "series-squashfs", &cs, 0) == 0 && c.has_steady && c.steady_max_us == 53678 &&
+	   c.startup_max_us == 0, "series-squashfs: a zero window keeps the whole pass");
+	cell_free(&c);
+	ok(cell_load(&c, FX "series-squashfs", &cs, 3000000) == 0 && !c.has_steady,
+	   "series-squashfs: a window as long as the pass leaves no steady state");
+	cell_free(&c);
+	/* vCPU1 never woke: cyclictest wrote "avg": -nan (not JSON) and no samples for it. */
+	ok(cell_load(&c, FX "series-starved", &cs, WINDOW_US) == 0 && c.has_latency && !strcmp(c.status, "OK"),
+	   "series-starved: cyclictest's -nan is read, the cell kept");
+	ok(c.nthreads == 2 && c.thread_cycles[1] == 0, "series-starved: the thread that never woke is there");
+	ok(c.starved_threads == 1 && c.steady_censored && c.steady_max_us == 3000000 - 200,
+	   "series-starved: its wait ranks as a latency of at least the pass (%llu us)",
+	   (unsigned long long)c.steady_max_us);
+	cell_free(&c);
+	/*
+	 * Coordinated omission on a real baseline cell (1 vCPU): cyclictest
+	 * recorded 1796 of 50000 due wake-ups; each 52.7 ms stall made it skip
+	 * ~263 periods. Counted (awk over the samples, apart from the
+	 * summary): 43358 skipped periods after the window, corrected p50
+	 * 25341 us, p99 52052 us, p99.9 52562 us over 44973 wake-ups.
+	 */
+	ok(cell_load(&c, FX "co-baseline-squashfs", &cs, WINDOW_US) == 0 && c.has_steady,
+	   "co-baseline-squashfs: a complete cell with its sample stream");
+	is_u64(c.wakeups_due, 50000, "co-baseline-squashfs: 50000 wake-ups due in 10 s");
+	is_u64(c.cycles, 1796, "co-baseline-squashfs: 1796 recorded");
+	is_u64(c.steady_added, 43358, "co-baseline-squashfs: 43358 skipped periods counted after the window");
+	is_u64(hist_total(&c.steady_hist), 44973, "co-baseline-squashfs: 44973 wake-ups in the corrected steady state");
+	is_u64(hist_percentile(&c.steady_hist, 0.5, &over), 25341, "co-baseline-squashfs: corrected p50");
+	is_u64(hist_percentile(&c.steady_hist, 0.99, &over), 52052, "co-baseline-squashfs: corrected p99");
+	is_u64(hist_percentile(&c.steady_hist, 0.999, &over), 52562, "co-baseline-squashfs: corrected p99.9");
+	is_u64(c.steady_max_us, 52738, "co-baseline-squashfs: steady max");
+	is_u64(c.startup_max_us, 52706, "co-baseline-squashfs: start-up max");
+	ok(c.load.verdict == LOAD_ALIVE && c.load.nseconds == 11,
+	   "co-baseline-squashfs: the load progressed in each of the pass's 11 s (verdict %d)", c.load.verdict);
+	cell_free(&c);
+	ok(cell_load(&c, FX "series-bad", &cs, WINDOW_US) == 0 && !strcmp(c.status, "INVALID"),
 	   "series-bad: a sample above its thread's JSON max makes the cell INVALID");
 	ok(strstr(c.reason, "samples") != NULL, "series-bad: and says why (%s)", c.reason);
 	cell_free(&c);
-	ok(cell_load(&c, FX "modules-lockdep", &cs) == 0 && c.has_modules && !c.has_latency,
+	ok(cell_load(&c, FX "modules-lockdep", &cs, WINDOW_US) == 0 && c.has_modules && !c.has_latency,
 	   "modules-lockdep: a modules cell, no latency pass");
 	ok(c.nllcheck == 4 && !strcmp(c.llcheck[0].scenario, "c") && !strcmp(c.llcheck[3].scenario, "a"),
 	   "modules-lockdep: four scenarios in cell.conf's order");
@@ -100,7 +160,7 @@ int main(void)
 	   "modules-lockdep: llbench: local_lock (%.2f ns) costs more than preempt_disable (%.2f ns)",
 	   c.llbench[2].median_ns, c.llbench[1].median_ns);
 	cell_free(&c);
-	ok(cell_load(&c, FX "no-such-cell", &cs) == 1, "a directory without meta is not a cell");
+	ok(cell_load(&c, FX "no-such-cell", &cs, WINDOW_US) == 1, "a directory without meta is not a cell");
 	cell_free(&c);
 	call_sites_free(&cs);
 	tap_exit();

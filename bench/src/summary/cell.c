@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "locklat.h"
@@ -103,9 +104,58 @@ static int json_u64(json_object *obj, const char *key, uint64_t *out)
 	return 0;
 }
 
+/*
+ * cyclictest writes "avg": -nan for a thread that never woke, which is not
+ * JSON: such bare words after a colon become null before parsing, so that
+ * the worst case of all (a starved thread) is read, not dropped.
+ */
+static json_object *cyclictest_json_parse(const char *path)
+{
+	static const char *const words[] = { "-nan", "nan", "-inf", "inf" };
+	FILE *f = fopen(path, "r");
+	json_object *root = NULL;
+	char *text = NULL, *out, *o;
+	const char *p;
+	size_t size = 0, i;
+	ssize_t len;
+
+	if (!f)
+		return NULL;
+	len = getdelim(&text, &size, '\0', f);
+	fclose(f);
+	/* Each replaced word grows by at most one byte ("nan" -> "null"). */
+	out = len < 0 ? NULL : malloc(2 * (size_t)len + 1);
+	if (!out) {
+		free(text);
+		return NULL;
+	}
+	for (p = text, o = out; *p;) {
+		*o++ = *p;
+		if (*p++ != ':')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			*o++ = *p++;
+		for (i = 0; i < ARRAY_SIZE(words); i++) {
+			size_t n = strlen(words[i]);
+
+			if (!strncasecmp(p, words[i], n) && !isalnum((unsigned char)p[n])) {
+				memcpy(o, "null", 4);
+				o += 4;
+				p += n;
+				break;
+			}
+		}
+	}
+	*o = '\0';
+	root = json_tokener_parse(out);
+	free(out);
+	free(text);
+	return root;
+}
+
 int cyclictest_json_load(struct cell *c, const char *path)
 {
-	json_object *root = json_object_from_file(path), *threads, *thr, *hist, *v;
+	json_object *root = cyclictest_json_parse(path), *threads, *thr, *hist, *v;
 	uint64_t sum_avg_weight = 0;
 	double weighted = 0;
 	int ret = -1;
@@ -211,13 +261,118 @@ int cyclictest_text_load(struct cell *c, const char *path)
 	return 0;
 }
 
-int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us)
+/* Per thread, while the sample stream is read. */
+struct stream_thread {
+	uint64_t printed;		/* samples seen */
+	uint64_t expected_us;		/* the next expected wake-up, pass time */
+	uint64_t max_us;		/* of its printed samples */
+	uint64_t steady_max_us, startup_max_us;
+	uint64_t steady_printed;
+};
+
+/* A value into the steady histogram; beyond its range (cyclictest's -h) it overflows, as there. */
+static int steady_hist_add(struct cell *c, uint64_t us)
+{
+	if (c->steady_hist.range_us && us >= c->steady_hist.range_us) {
+		c->steady_hist.overflow++;
+		return 0;
+	}
+	return hist_add(&c->steady_hist, us, 1);
+}
+
+/*
+ * One printed sample of latency us expected at pass time e: into the
+ * maxima and, after the window, into the corrected steady histogram with
+ * the periods it made cyclictest skip. Returns -1 on ENOMEM.
+ */
+static int steady_add(struct cell *c, struct stream_thread *t, uint64_t e, uint64_t us)
+{
+	uint64_t k, steps = (us + c->interval_us - 1) / c->interval_us;
+
+	if (e < c->window_us) {
+		if (us > t->startup_max_us)
+			t->startup_max_us = us;
+	} else {
+		if (us > t->steady_max_us)
+			t->steady_max_us = us;
+		t->steady_printed++;
+		if (steady_hist_add(c, us))
+			return -1;
+	}
+	/* The k-th skipped period would have woken at the same moment, k intervals later. */
+	for (k = 1; k < steps; k++) {
+		if (e + k * c->interval_us < c->window_us)
+			continue;
+		if (steady_hist_add(c, us - k * c->interval_us))
+			return -1;
+		c->steady_added++;
+	}
+	return 0;
+}
+
+/*
+ * After the stream: what it did not print (cyclictest stops printing
+ * without draining its ring, so the last wake-ups are missing; their count
+ * is the JSON's cycles less the printed ones) and what no wake-up covers
+ * (a thread that stopped waking). A wait left uncovered at the end longer
+ * than LL_TAIL_SLACK_US is a latency of at least that long.
+ */
+#define LL_TAIL_SLACK_US 100000
+static void steady_finish(struct cell *c, struct stream_thread *st)
+{
+	unsigned int i;
+
+	c->wakeups_due = c->wakeups_due_steady = c->wakeups_steady = 0;
+	c->steady_max_us = c->startup_max_us = c->censored_us = 0;
+	c->starved_threads = 0;
+	c->steady_censored = false;
+	c->max_in_tail = false;
+	for (i = 0; i < c->nthreads; i++) {
+		struct stream_thread *t = &st[i];
+		uint64_t tail = c->thread_cycles[i] - t->printed, covered, steady = t->steady_max_us;
+		bool censored = false;
+
+		c->wakeups_due += c->duration_us / c->interval_us;
+		c->wakeups_due_steady += (c->duration_us - c->window_us) / c->interval_us;
+		c->wakeups_steady += t->steady_printed + tail;
+		covered = t->expected_us + tail * c->interval_us;
+		/* The JSON max above every printed sample happened in the tail, after the window. */
+		if (c->thread_max_us[i] > t->max_us) {
+			c->max_in_tail = true;
+			covered += c->thread_max_us[i];
+			if (c->thread_max_us[i] > steady)
+				steady = c->thread_max_us[i];
+		}
+		if (covered + LL_TAIL_SLACK_US < c->duration_us) {
+			uint64_t wait = c->duration_us - covered;
+
+			c->starved_threads++;
+			if (wait > c->censored_us)
+				c->censored_us = wait;
+			if (wait > steady) {
+				steady = wait;
+				censored = true;
+			}
+		}
+		if (steady > c->steady_max_us) {
+			c->steady_max_us = steady;
+			c->steady_censored = censored;
+		}
+		if (t->startup_max_us > c->startup_max_us)
+			c->startup_max_us = t->startup_max_us;
+		if (t->max_us > c->stream_max_us)
+			c->stream_max_us = t->max_us;
+	}
+}
+
+int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us, uint64_t window_us)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0, n = 0, room = 0;
 	struct sample { unsigned int thread; uint64_t second, us; } *v = NULL;
-	uint64_t count[CELL_MAX_THREADS] = { 0 }, expected_us[CELL_MAX_THREADS];
+	struct stream_thread st[CELL_MAX_THREADS];
+	bool steady;
 	unsigned int t;
 	int ret = -1;
 
@@ -225,21 +380,27 @@ int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_
 		return errno == ENOENT ? 1 : -1;
 	if (!c->has_latency || !interval_us)
 		goto out;
+	/* The steady state needs the pass length, and a pass longer than the window. */
+	steady = c->duration_us > window_us;
+	c->interval_us = interval_us;
+	c->window_us = window_us;
+	c->steady_hist.range_us = c->hist.range_us;
+	memset(st, 0, sizeof(st));
 	/* The first wake-up is expected one interval after the start. */
 	for (t = 0; t < CELL_MAX_THREADS; t++)
-		expected_us[t] = interval_us;
+		st[t].expected_us = interval_us;
 	while (getline(&line, &cap, f) >= 0) {
 		unsigned int thread;
 		unsigned long long cycle;
 		long long us;
 		int end = 0;
-		uint64_t steps;
+		uint64_t steps, e;
 
 		/* "%8d:%8lu:%8ld": thread, cycle, latency in us */
 		if (sscanf(line, " %u: %llu: %lld %n", &thread, &cycle, &us, &end) != 3 ||
 		    line[end] != '\0' || thread >= c->nthreads || us < 0 ||
-		    (uint64_t)us > c->thread_max_us[thread] || cycle != count[thread] ||
-		    ++count[thread] > c->thread_cycles[thread])
+		    (uint64_t)us > c->thread_max_us[thread] || cycle != st[thread].printed ||
+		    ++st[thread].printed > c->thread_cycles[thread])
 			goto out;
 		if (n == room) {
 			room = room ? 2 * room : 4096;
@@ -247,11 +408,20 @@ int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_
 			if (!v)
 				err_exit(LL_EXIT_FAIL, "out of memory");
 		}
-		v[n++] = (struct sample){ thread, expected_us[thread] / 1000000, (uint64_t)us };
+		e = st[thread].expected_us;
+		v[n++] = (struct sample){ thread, e / 1000000, (uint64_t)us };
 		if (v[n - 1].second >= CELL_MAX_SECONDS)
 			goto out;
+		if ((uint64_t)us > st[thread].max_us)
+			st[thread].max_us = (uint64_t)us;
+		if (steady && steady_add(c, &st[thread], e, (uint64_t)us))
+			err_exit(LL_EXIT_FAIL, "out of memory");
 		steps = ((uint64_t)us + interval_us - 1) / interval_us;
-		expected_us[thread] += interval_us * (steps ? steps : 1);
+		st[thread].expected_us += interval_us * (steps ? steps : 1);
+	}
+	if (steady) {
+		steady_finish(c, st);
+		c->has_steady = true;
 	}
 	c->series_threads = c->nthreads;
 	c->series_seconds = 0;
@@ -277,6 +447,150 @@ out:
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/* The number after "key=" in line, as a double; false if absent. */
+static bool field_after(const char *line, const char *key, double *out)
+{
+	const char *p = strstr(line, key);
+	char *end;
+
+	if (!p)
+		return false;
+	*out = strtod(p + strlen(key), &end);
+	return end != p + strlen(key);
+}
+
+/* The progress lines of out into t_s[] (uptime seconds) and ops[]; how many. */
+static size_t progress_read(const char *path, double *t_s, uint64_t *ops, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	double ms, o;
+
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) >= 0 && n < max) {
+		if (strncmp(line, "locklat-progress ", 17) ||
+		    !field_after(line, " uptime_ms=", &ms) || !field_after(line, " ops=", &o))
+			continue;
+		t_s[n] = ms / 1000;
+		ops[n++] = (uint64_t)o;
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+/* "how" the workload ended, from its wait status as the guest's shell saw it. */
+static void exit_how(char *buf, size_t size, const char *status_path)
+{
+	uint64_t st;
+
+	if (read_u64_file(status_path, &st))
+		snprintf(buf, size, "exit status unknown");
+	else if (st > 128 && st < 128 + 65)
+		snprintf(buf, size, "killed by signal %llu", (unsigned long long)(st - 128));
+	else
+		snprintf(buf, size, "exit status %llu", (unsigned long long)st);
+}
+
+#define LOAD_MAX_LINES (LOAD_MAX_SECONDS + 8)
+
+int load_state_load(struct load_state *l, const char *guest_dir, bool has_workload)
+{
+	char path[4096], word[16] = "", how[64];
+	double t_s[LOAD_MAX_LINES], start = -1, end = -1, v, stall_from = -1;
+	uint64_t ops[LOAD_MAX_LINES];
+	size_t n, i;
+	FILE *f;
+	bool alive;
+
+	memset(l, 0, sizeof(*l));
+	l->died_at_s = -1;
+	if (!has_workload) {
+		l->verdict = LOAD_NONE;
+		return 1;
+	}
+	l->verdict = LOAD_UNKNOWN;
+	snprintf(path, sizeof(path), "%s/latency-window", guest_dir);
+	f = fopen(path, "r");
+	if (f) {
+		while (fscanf(f, "%15s %lf", word, &v) == 2) {
+			if (!strcmp(word, "start"))
+				start = v;
+			else if (!strcmp(word, "end"))
+				end = v;
+		}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/workload-latency.out", guest_dir);
+	n = progress_read(path, t_s, ops, LOAD_MAX_LINES);
+	snprintf(path, sizeof(path), "%s/workload-latency.alive", guest_dir);
+	f = fopen(path, "r");
+	word[0] = '\0';
+	if (f) {
+		if (fscanf(f, "%15s", word) != 1)
+			word[0] = '\0';
+		fclose(f);
+	}
+	if (start < 0 || end < start || !word[0])
+		return 1;
+	l->pass_start_s = start;
+	l->pass_end_s = end;
+	alive = !strcmp(word, "yes");
+	/* Operations per second of the pass: the growth between the lines around it. */
+	l->nseconds = (unsigned int)(end - start);
+	if (l->nseconds > LOAD_MAX_SECONDS)
+		l->nseconds = LOAD_MAX_SECONDS;
+	for (i = 0; i + 1 < n; i++) {
+		double a = t_s[i], b = t_s[i + 1];
+		unsigned int s;
+
+		if (b <= a)
+			continue;
+		/* Spread each interval's ops over the seconds it overlaps. */
+		for (s = 0; s < l->nseconds; s++) {
+			double lo = start + s, hi = start + s + 1;
+			double o = (a > lo ? a : lo), c = (b < hi ? b : hi);
+
+			if (c > o)
+				l->ops[s] += (uint64_t)((double)(ops[i + 1] - ops[i]) * (c - o) / (b - a) + 0.5);
+		}
+		/*
+		 * A second or more without progress inside the pass: the load
+		 * stalled there (both lines in the pass, or around its start).
+		 */
+		if (ops[i + 1] == ops[i] && b > start && a < end && b - a >= 0.9 && stall_from < 0)
+			stall_from = a > start ? a : start;
+	}
+	snprintf(path, sizeof(path), "%s/workload-latency.status", guest_dir);
+	exit_how(how, sizeof(how), path);
+	if (!alive) {
+		double last = n ? t_s[n - 1] : start;
+
+		l->verdict = LOAD_DEAD;
+		l->died_at_s = last > start ? last - start : 0;
+		snprintf(l->reason, sizeof(l->reason),
+			 "the workload ended %.1f s into the %.1f s pass (%s)", l->died_at_s, end - start, how);
+	} else if (!n || t_s[n - 1] < end - 1.5) {
+		/* Running but silent: its progress thread, and so the process, got no CPU. */
+		double last = n ? t_s[n - 1] : start;
+
+		l->verdict = LOAD_DEAD;
+		l->died_at_s = last > start ? last - start : 0;
+		snprintf(l->reason, sizeof(l->reason),
+			 "the workload fell silent %.1f s into the pass (no progress line after it)", l->died_at_s);
+	} else if (stall_from >= 0) {
+		l->verdict = LOAD_DEAD;
+		l->died_at_s = stall_from - start;
+		snprintf(l->reason, sizeof(l->reason),
+			 "the workload stalled %.1f s into the pass (no operation for a second or more)", l->died_at_s);
+	} else {
+		l->verdict = LOAD_ALIVE;
+	}
+	return 0;
 }
 
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs)
@@ -536,10 +850,26 @@ static void invalidate(struct cell *c, const char *why)
 	c->reason = c->reason_buf;
 }
 
-int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
+/* The cell ran a workload (cell.conf's workload_cmd is not "-"). */
+static bool cell_has_workload(const char *dir)
 {
 	char path[4096];
-	uint64_t rep, interval_us = 0;
+	struct kvfile conf;
+	bool has;
+
+	snprintf(path, sizeof(path), "%s/cell.conf", dir);
+	if (kv_load(&conf, path))
+		return false;
+	has = strcmp(kv_str(&conf, "mode", "cell"), "cell") == 0 &&
+	      strcmp(kv_str(&conf, "workload_cmd", "-"), "-") != 0;
+	kv_free(&conf);
+	return has;
+}
+
+int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us)
+{
+	char path[4096];
+	uint64_t rep, interval_us = 0, duration_s;
 
 	memset(c, 0, sizeof(*c));
 	c->dir = strdup(dir);
@@ -559,6 +889,8 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	/* The histogram's range, for percentiles that fall among its overflows. */
 	parse_u64(kv_str(&c->meta, "hist_range_us", "400000"), 1, UINT64_MAX, &c->hist.range_us);
 
+	if (parse_u64(kv_str(&c->meta, "duration_s", ""), 1, CELL_MAX_SECONDS, &duration_s))
+		c->duration_us = duration_s * 1000000;
 	snprintf(path, sizeof(path), "%s/guest/cyclictest.json", dir);
 	if (cyclictest_json_load(c, path) == 0) {
 		snprintf(path, sizeof(path), "%s/guest/cyclictest.out", dir);
@@ -569,7 +901,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 		else if (c->has_text_overflow && c->text_overflow != c->hist.overflow)
 			invalidate(c, "cyclictest's histogram overflow counts disagree");
 		snprintf(path, sizeof(path), "%s/guest/cyclictest-samples", dir);
-		if (cyclictest_samples_load(c, path, interval_us) < 0)
+		if (cyclictest_samples_load(c, path, interval_us, window_us) < 0)
 			invalidate(c, "cyclictest's samples (-v) are malformed or disagree with its JSON");
 	}
 	snprintf(path, sizeof(path), "%s/guest/preemptoff", dir);
@@ -593,12 +925,15 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs)
 	hits_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest/workload-latency.out", dir);
 	stats_load(c, path);
+	snprintf(path, sizeof(path), "%s/guest", dir);
+	load_state_load(&c->load, path, cell_has_workload(dir));
 	return 0;
 }
 
 void cell_free(struct cell *c)
 {
 	free(c->series);
+	hist_free(&c->steady_hist);
 	hist_free(&c->hist);
 	kv_free(&c->meta);
 	free(c->dir);

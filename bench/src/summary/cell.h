@@ -42,6 +42,31 @@ struct trace_worst {
 	char culprit[160];	/* "started_at -> call site" for the reader */
 };
 
+#define LOAD_MAX_SECONDS 600
+
+/*
+ * Whether the workload ran through the latency pass. Its progress lines
+ * ("locklat-progress uptime_ms=N ops=M", one a second) and the pass's start
+ * and end on the same clock (/proc/uptime) say when it stopped; the guest's
+ * workload-latency.alive whether it was still running when cyclictest ended.
+ */
+enum load_verdict {
+	LOAD_NONE,	/* the workload runs nothing (idle) */
+	LOAD_UNKNOWN,	/* no progress data (a cell from before it was written) */
+	LOAD_ALIVE,	/* running and progressing in every second of the pass */
+	LOAD_DEAD,	/* died, exited early or stalled: not a measurement under load */
+};
+
+struct load_state {
+	enum load_verdict verdict;
+	double died_at_s;		/* LOAD_DEAD: seconds into the pass it stopped progressing */
+	char reason[160];		/* LOAD_DEAD: died / exited early / stalled, and how */
+	double pass_start_s, pass_end_s;	/* guest/latency-window, uptime seconds */
+	/* Operations done in each second of the pass (from the progress lines). */
+	unsigned int nseconds;
+	uint64_t ops[LOAD_MAX_SECONDS];
+};
+
 struct finding {
 	char kind[40];
 	unsigned int count;
@@ -108,6 +133,44 @@ struct cell {
 	unsigned int series_threads, series_seconds;
 	uint64_t *series;		/* [thread * series_seconds + second] */
 
+	/*
+	 * The pass split at the start-up window (cell_load's window_us): what
+	 * falls in it is cyclictest's own start (thread creation, mlockall
+	 * faults) and the load's ramp, reported apart; the steady state after
+	 * it is what the statistics compare. From the sample stream; without
+	 * one (older cells) has_steady is false and the whole pass stands in.
+	 */
+	bool has_steady;
+	uint64_t window_us;		/* the start-up window applied */
+	uint64_t duration_us, interval_us;	/* the pass as cyclictest was asked to run it */
+	uint64_t steady_max_us;		/* over threads, after the window (tail and censored waits included) */
+	uint64_t startup_max_us;	/* over threads, inside the window */
+	uint64_t stream_max_us;		/* of the printed samples, whole pass (<= max_us) */
+	bool max_in_tail;		/* cyclictest's max fell among the last, unprinted wake-ups */
+	/*
+	 * A thread that stopped waking before the pass ended (or never woke):
+	 * its wait from the last wake-up the stream accounts for to the end
+	 * of the pass is a latency of at least that long, a lower bound.
+	 */
+	uint64_t censored_us;		/* the longest such wait over threads, 0 if none */
+	unsigned int starved_threads;	/* threads with such a wait */
+	bool steady_censored;		/* steady_max_us is such a lower bound */
+	uint64_t wakeups_due;		/* duration / interval, summed over threads */
+	uint64_t wakeups_due_steady;	/* the same, after the window */
+	uint64_t wakeups_steady;	/* recorded after the window (printed + unprinted tail) */
+	/*
+	 * The steady state's samples, corrected for coordinated omission:
+	 * each period a late wake-up made cyclictest skip is counted as the
+	 * wake-up it would have been (latency L - k * interval at the k-th
+	 * skipped period), as HdrHistogram's correction does. Percentiles
+	 * come from it.
+	 */
+	struct histogram steady_hist;
+	uint64_t steady_added;		/* wake-ups the correction added */
+
+	/* The load during the latency pass (guest/workload-latency.*, latency-window). */
+	struct load_state load;
+
 	struct trace_worst preemptoff, irqsoff;
 
 	bool has_modules;		/* guest/modules/ exists: the modules pass ran */
@@ -133,7 +196,7 @@ void call_sites_free(struct call_sites *cs);
  * problem with the cell's content (e.g. cyclictest's maxima disagree) turns
  * its status into INVALID with the reason.
  */
-int cell_load(struct cell *c, const char *dir, const struct call_sites *cs);
+int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us);
 /* The findings include a kernel panic. */
 bool cell_panicked(const struct cell *c);
 void cell_free(struct cell *c);
@@ -143,11 +206,19 @@ int cyclictest_json_load(struct cell *c, const char *path);
 int cyclictest_text_load(struct cell *c, const char *path);
 /*
  * The samples of path (cyclictest -v with interval_us) into c->series, after
- * cyclictest_json_load. Returns 0, 1 if there is no such file, -1 if a line
- * is malformed or disagrees with the JSON: an unknown thread, cycles out of
- * order, a sample above its thread's maximum, more samples than cycles.
+ * cyclictest_json_load; with c->duration_us set, also the pass split at
+ * window_us of pass time: steady and start-up maxima, the corrected steady
+ * histogram, wake-ups due and recorded, censored waits (has_steady).
+ * Returns 0, 1 if there is no such file, -1 if a line is malformed or
+ * disagrees with the JSON: an unknown thread, cycles out of order, a sample
+ * above its thread's maximum, more samples than cycles.
  */
-int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us);
+int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us, uint64_t window_us);
+/*
+ * The load of the latency pass from the cell's guest directory: 0, or 1 when
+ * there is nothing to judge it by (verdict LOAD_NONE or LOAD_UNKNOWN).
+ */
+int load_state_load(struct load_state *l, const char *guest_dir, bool has_workload);
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
 /*
  * The modules pass of the cell in dir: llcheck's scenarios in the order of

@@ -113,16 +113,77 @@ static void series_name(char *buf, size_t size, const struct cell *c)
 	snprintf(buf, size, "series-%s-%s-rep%u", c->variant, c->workload, c->rep);
 }
 
-static bool workload_is_modules_only(const struct run *run, const char *workload);
-
-/* How many workloads get a latency table (and so comparisons). */
-static size_t latency_workloads(const struct run *run)
+/* The vCPU count of the run's latency cells, or 0 if they differ. */
+static unsigned int run_vcpus(const struct run *run)
 {
-	size_t w, n = 0;
+	unsigned int vcpus = 0;
+	uint64_t v;
+	size_t i;
 
-	for (w = 0; w < run->nworkloads; w++)
-		n += !workload_is_modules_only(run, run->workloads[w]);
-	return n;
+	for (i = 0; i < run->ncells; i++) {
+		if (!run->cells[i].has_latency ||
+		    !parse_u64(kv_str(&run->cells[i].meta, "vcpus", ""), 1, 4096, &v))
+			continue;
+		if (vcpus && vcpus != v)
+			return 0;
+		vcpus = (unsigned int)v;
+	}
+	return vcpus;
+}
+
+/*
+ * What one µs is under the accelerator the run used (METHODOLOGY.md, "Guest
+ * and accelerators"): under tcg-icount the clock counts the instructions of
+ * every vCPU, as one TCG thread runs them in turn.
+ */
+static void md_clock(FILE *f, const struct run *run)
+{
+	unsigned int vcpus = run_vcpus(run);
+	char accel[256];
+
+	meta_values_of(run, "accel", true, accel, sizeof(accel));
+	if (strstr(accel, "tcg-icount")) {
+		fprintf(f, "> **Instruction time, not hardware latency.** Under `tcg-icount` one host thread runs "
+			"every vCPU in turn and the guest clock advances 1 ns per instruction executed by any of "
+			"them. ");
+		if (vcpus == 1)
+			fprintf(f, "With 1 vCPU, 1 µs is 1000 instructions of that vCPU: a section's length is the "
+				"number of instructions it ran. ");
+		else
+			fprintf(f, "With %u vCPUs, 1 µs is 1000 instructions of all of them together: a section on "
+				"one vCPU lasts its own instructions plus those the others ran meanwhile (up to %u× "
+				"its own when all are busy). ", vcpus ? vcpus : 2, vcpus ? vcpus : 2);
+		fprintf(f, "Compare builds with each other, not with hardware numbers.\n\n");
+	}
+	if (strstr(accel, "kvm"))
+		fprintf(f, "> `kvm`: wall-clock µs of hardware-assisted guests, pinned vCPUs; host "
+			"interrupts and scheduling reach the guest.\n\n");
+	if (strstr(accel, "tcg") && !strstr(accel, "tcg-icount"))
+		fprintf(f, "> `tcg` (multi-threaded, no icount): wall-clock µs of an emulated guest, host "
+			"scheduling noise included (idle maxima ~12 ms here): for experiments only.\n\n");
+}
+
+/*
+ * How many comparisons there are and how many intervals would exclude 1 by
+ * chance alone: the sum of each one's attainable error rate (1 - its
+ * interval's exact coverage), not 0.05 times their count.
+ */
+static void md_chance(FILE *f, const struct run *run)
+{
+	double expected = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < run->ncmps; i++) {
+		if (!run->cmps[i].ci.valid || run->cmps[i].ci.coverage <= 0)
+			continue;
+		expected += 1 - run->cmps[i].ci.coverage;
+		n++;
+	}
+	fprintf(f, "Each comparison gives the Hodges–Lehmann ratio of A's maxima to B's with its exact "
+		"95%% interval (which inverts the two-sided Mann–Whitney test), and reads its verdict from "
+		"the interval. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
+		"alone (the sum of their attainable error rates). The question the suite asks first is rt vs "
+		"baseline-rt on squashfs; local_lock vs baseline is an A/A check.\n\n", n, expected);
 }
 
 static void md_header(FILE *f, const struct run *run)
@@ -165,21 +226,17 @@ static void md_header(FILE *f, const struct run *run)
 	fprintf(f, "- Host CPU: %s; ", buf);
 	meta_values(run, "suite_revision", buf, sizeof(buf));
 	fprintf(f, "locklat revision %s\n\n", buf);
-	if (run_uses_tcg(run))
-		fprintf(f, "> **Instruction time, not hardware latency.** Under `tcg-icount` the guest clock "
-			"advances 1 ns per emulated instruction, so these figures measure how many "
-			"instructions a section runs with preemption or interrupts off, not what real "
-			"hardware would show. Compare variants with each other, not with hardware "
-			"numbers. `tcg` (multi-threaded) figures include host scheduling noise.\n\n");
-	fprintf(f, "All latencies in µs. Across repetitions: median [min–max]. Plots: "
-		"[max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
+	md_clock(f, run);
+	fprintf(f, "All latencies in µs. Across repetitions: median [min–max]. Each repetition's maximum and "
+		"percentiles are of its pass **after a %.1f s start-up window** (cyclictest's own start and the "
+		"load's ramp; what falls inside it is shown on its own row, and cyclictest's maximum over the "
+		"whole pass is in `summary.json` as `cyclictest_max_us`). Percentiles are corrected for "
+		"coordinated omission: each period a late wake-up made cyclictest skip counts as the wake-up "
+		"it would have been. A repetition counts as measured only if its load progressed in every "
+		"second of the pass. Plots: [max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
 		"[irqsoff](%s/irqsoff.svg), per workload `%s/hist-<workload>.svg`.\n\n",
-		run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
-	fprintf(f, "Each comparison's p is its own (exact two-sided Mann–Whitney U on the "
-		"per-repetition maxima): across the %zu comparisons below about %.1f p < 0.05 "
-		"are expected by chance alone. The question the suite asks first is rt vs "
-		"baseline-rt on squashfs; local_lock vs baseline is an A/A check.\n\n",
-		run->ndefs * latency_workloads(run), 0.05 * (double)(run->ndefs * latency_workloads(run)));
+		(double)run->window_us / 1e6, run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
+	md_chance(f, run);
 }
 
 /*
@@ -239,48 +296,119 @@ static void md_targets_reached(FILE *f, const struct group *g)
 	fprintf(f, "%s |", missed ? ")" : "");
 }
 
-static void md_row(FILE *f, const struct run *run, const char *workload, const char *label,
-		   int what)
+/* The rows of a workload's table, in order. */
+enum md_row_kind {
+	ROW_MAX,
+	ROW_STARTUP_MAX,
+	ROW_P99,
+	ROW_P999,
+	ROW_P50,
+	ROW_WAKEUPS,
+	ROW_REPS,
+	ROW_LOAD,
+	ROW_PREEMPTOFF,
+	ROW_IRQSOFF,
+	ROW_SPLATS,
+	ROW_TARGETS,
+	ROW_COUNT,
+};
+
+/* The load of a group's cells: how many ran through the pass, how the others ended. */
+static void md_load(FILE *f, const struct run *run, const struct group *g)
+{
+	size_t i, alive = 0, dead = 0, unknown = 0, none = 0;
+	double first_death = -1;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) || !c->has_latency)
+			continue;
+		switch (c->load.verdict) {
+		case LOAD_ALIVE: alive++; break;
+		case LOAD_UNKNOWN: unknown++; break;
+		case LOAD_NONE: none++; break;
+		case LOAD_DEAD:
+			dead++;
+			if (first_death < 0 || c->load.died_at_s < first_death)
+				first_death = c->load.died_at_s;
+			break;
+		}
+	}
+	if (!alive && !dead && !unknown) {
+		fprintf(f, " %s |", none ? "no load" : "–");
+		return;
+	}
+	if (!alive && !dead) {
+		fprintf(f, " not recorded (%zu cells from before progress lines) |", unknown);
+		return;
+	}
+	fprintf(f, " alive in %zu of %zu", alive, alive + dead + unknown);
+	if (dead)
+		fprintf(f, "; **died or stalled in %zu** (first at %.1f s)", dead, first_death);
+	if (unknown)
+		fprintf(f, "; %zu without progress data", unknown);
+	fprintf(f, " |");
+}
+
+static void md_row(FILE *f, const struct run *run, const char *workload, enum md_row_kind what)
 {
 	size_t v;
 	char buf[128];
 
-	fprintf(f, "| %s |", label);
 	for (v = 0; v < run->nvariants; v++) {
 		struct group *g = group_find((struct run *)run, run->variants[v], workload);
 		const struct trace_worst *t;
 
 		switch (what) {
-		case 0:
-			fprintf(f, " **%s**", spread(buf, sizeof(buf), g->max, g->n));
-			if (g->died)
-				fprintf(f, " + %zu hung/panicked", g->died);
+		case ROW_MAX:
+			fprintf(f, " **%s%s**", g->max_censored ? "≥ " : "", spread(buf, sizeof(buf), g->max, g->n));
+			if (g->died + g->load_dead)
+				fprintf(f, " + %zu failed under load", g->died + g->load_dead);
 			fprintf(f, " |");
 			break;
+		case ROW_STARTUP_MAX:
+			fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
+			break;
 		/* "≥": the value is the histogram's range, the percentile lies beyond. */
-		case 1: fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n)); break;
-		case 2: fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n)); break;
-		case 3: fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n)); break;
-		case 4: fprintf(f, " %llu%s |", g->samples, g->overflowed ? " (overflowed)" : ""); break;
-		case 5:
+		case ROW_P99: fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n)); break;
+		case ROW_P999: fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n)); break;
+		case ROW_P50: fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n)); break;
+		case ROW_WAKEUPS:
+			if (g->steady && g->wakeups_due)
+				fprintf(f, " %llu / %llu (%.0f%%); +%llu skipped, counted by the correction |",
+					g->samples, g->wakeups_due, 100.0 * (double)g->samples / (double)g->wakeups_due,
+					g->wakeups_added);
+			else if (g->n)
+				fprintf(f, " %llu recorded (whole pass; uncorrected percentiles) |", g->samples);
+			else
+				fprintf(f, " – |");
+			break;
+		case ROW_REPS:
 			fprintf(f, " %zu / %zu", g->n, g->ncells);
 			if (g->died)
 				fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
+			if (g->load_dead)
+				fprintf(f, " (%zu with a dead load)", g->load_dead);
 			fprintf(f, " |");
 			break;
-		case 6:
-		case 7:
-			t = what == 6 ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
-				      : (g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
+		case ROW_LOAD:
+			md_load(f, run, g);
+			break;
+		case ROW_PREEMPTOFF:
+		case ROW_IRQSOFF:
+			t = what == ROW_PREEMPTOFF ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
+						   : (g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
 			if (t)
 				fprintf(f, " %llu: %s%s |", (unsigned long long)t->max_us, t->culprit,
-					trace_longer_than_pass(what == 6 ? g->preemptoff_cell : g->irqsoff_cell, t) ?
+					trace_longer_than_pass(what == ROW_PREEMPTOFF ? g->preemptoff_cell : g->irqsoff_cell, t) ?
 					" (longer than the pass was to last: the guest stalled; see the cell's console)" : "");
 			else
 				fprintf(f, " – |");
 			break;
-		case 8: fprintf(f, " %u |", g->findings); break;
-		case 9: md_targets_reached(f, g); break;
+		case ROW_SPLATS: fprintf(f, " %u |", g->findings); break;
+		case ROW_TARGETS: md_targets_reached(f, g); break;
+		case ROW_COUNT: break;
 		}
 	}
 	fputc('\n', f);
@@ -315,39 +443,67 @@ static void md_series(FILE *f, const struct run *run, const char *workload)
 		fputc('\n', f);
 }
 
+static const char *const expect_words[] = {
+	[EXPECT_OPEN] = "open (exploratory)",
+	[EXPECT_SAME] = "the same",
+	[EXPECT_LOWER] = "lower",
+	[EXPECT_HIGHER] = "higher",
+	[EXPECT_NOT_HIGHER] = "lower or the same",
+	[EXPECT_NOT_LOWER] = "higher or the same",
+};
+
 static void md_workload(FILE *f, struct run *run, const char *workload)
 {
-	static const char *const labels[] = {
-		"max latency", "p99", "p99.9", "median", "samples", "repetitions measured / cells",
-		"preemptoff worst: culprit", "irqsoff worst: culprit", "kernel splats (count)",
-		"targets hit (verify pass)",
+	const char *labels[ROW_COUNT] = {
+		[ROW_MAX] = "max latency (after the start-up window)",
+		[ROW_STARTUP_MAX] = "start-up max (inside the window)",
+		[ROW_P99] = "p99", [ROW_P999] = "p99.9", [ROW_P50] = "median",
+		[ROW_WAKEUPS] = "wake-ups recorded / due",
+		[ROW_REPS] = "repetitions measured / cells",
+		[ROW_LOAD] = "load through the latency pass",
+		[ROW_PREEMPTOFF] = "preemptoff worst: culprit", [ROW_IRQSOFF] = "irqsoff worst: culprit",
+		[ROW_SPLATS] = "kernel splats (count)", [ROW_TARGETS] = "targets hit (verify pass)",
 	};
-	size_t d, i;
+	char lo[16], hi[16], est[16];
+	size_t i;
+	int r;
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
-	for (i = 0; i < ARRAY_SIZE(labels); i++)
-		md_row(f, run, workload, labels[i], (int)i);
+	for (r = 0; r < ROW_COUNT; r++) {
+		fprintf(f, "| %s |", labels[r]);
+		md_row(f, run, workload, (enum md_row_kind)r);
+	}
 
-	fprintf(f, "\n| comparison | ratio of median max (measured) | p (max) | p (p99) | verdict | expected |\n"
-		"|---|---|---|---|---|---|\n");
-	for (d = 0; d < run->ndefs; d++) {
-		struct group *a = group_find(run, run->defs[d].a, workload);
-		struct group *b = group_find(run, run->defs[d].b, workload);
-		struct comparison cmp;
+	fprintf(f, "\n| comparison | ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
+		"|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < run->ncmps; i++) {
+		const struct comparison *cmp = &run->cmps[i];
 
-		if (!a || !b)
+		if (strcmp(cmp->workload, workload))
 			continue;
-		comparison_judge(&cmp, a, b);
-		if (a->n && b->n && !isnan(cmp.ratio))
-			fprintf(f, "| %s vs %s | %.2f× | ", a->variant, b->variant, cmp.ratio);
+		fprintf(f, "| %s vs %s (%zu vs %zu) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
+		if (cmp->ci.valid && cmp->ci.coverage > 0)
+			fprintf(f, " %s× [%s–%s] |", ratio_str(est, sizeof(est), cmp->ci.estimate),
+				ratio_str(lo, sizeof(lo), cmp->ci.lo), ratio_str(hi, sizeof(hi), cmp->ci.hi));
+		else if (cmp->ci.valid)
+			fprintf(f, " %s× [no interval] |", ratio_str(est, sizeof(est), cmp->ci.estimate));
 		else
-			fprintf(f, "| %s vs %s | – | ", a->variant, b->variant);
-		if (cmp.p_max >= 0)
-			fprintf(f, "%.3f | %.3f |", cmp.p_max, cmp.p_p99);
+			fprintf(f, " – |");
+		if (!isnan(cmp->ratio_medians))
+			fprintf(f, " %.2f× |", cmp->ratio_medians);
 		else
-			fprintf(f, "– | – |");
-		fprintf(f, " %s | %s |\n", cmp.verdict, run->defs[d].expectation);
+			fprintf(f, " – |");
+		if (!isnan(cmp->p_max))
+			fprintf(f, " %.3f |", cmp->p_max);
+		else
+			fprintf(f, " – |");
+		if (!isnan(cmp->p_p99))
+			fprintf(f, " %.3f |", cmp->p_p99);
+		else
+			fprintf(f, " – |");
+		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
+			cmp->verdict, expect_words[cmp->def->expect], cmp->def->why);
 	}
 	fprintf(f, "\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir, workload);
 	md_series(f, run, workload);
@@ -374,6 +530,23 @@ static void md_problems(FILE *f, const struct run *run)
 	n = 0;
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
+		const char *why = cell_left_out(c);
+
+		if (!why)
+			continue;
+		if (!n++)
+			fprintf(f, "## Repetitions left out of the latency statistics\n\n"
+				"Not among a column's measured repetitions; those that failed under their load "
+				"are ranked as the worst maxima in the comparisons.\n\n"
+				"| cell | why | ranked as worst |\n|---|---|---|\n");
+		fprintf(f, "| %s/%s/rep%u | %s | %s |\n", c->variant, c->workload, c->rep, why,
+			cell_failed_in_latency(c) ? "yes" : "no");
+	}
+	if (n)
+		fputc('\n', f);
+	n = 0;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
 
 		for (k = 0; k < c->nfindings; k++) {
 			if (!n++)
@@ -384,24 +557,6 @@ static void md_problems(FILE *f, const struct run *run)
 	}
 	if (n)
 		fputc('\n', f);
-}
-
-/* A workload only the modules pass ran on has no latency table. */
-static bool workload_is_modules_only(const struct run *run, const char *workload)
-{
-	size_t i;
-	bool modules = false;
-
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *c = &run->cells[i];
-
-		if (strcmp(c->workload, workload))
-			continue;
-		if (c->has_latency)
-			return false;
-		modules |= c->has_modules;
-	}
-	return modules;
 }
 
 /* The first cell of variant that ran the modules pass (complete, with results). */
@@ -596,6 +751,49 @@ static json_object *json_modules(const struct cell *c)
 	return o;
 }
 
+/* Wake-ups due and recorded: the missed ones are what coordinated omission hides. */
+static json_object *json_wakeups(const struct cell *c)
+{
+	json_object *o;
+
+	if (!c->has_steady)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "due", json_object_new_int64((int64_t)c->wakeups_due));
+	json_object_object_add(o, "recorded", json_object_new_int64((int64_t)c->cycles));
+	json_object_object_add(o, "due_after_window", json_object_new_int64((int64_t)c->wakeups_due_steady));
+	json_object_object_add(o, "recorded_after_window", json_object_new_int64((int64_t)c->wakeups_steady));
+	json_object_object_add(o, "added_by_correction", json_object_new_int64((int64_t)c->steady_added));
+	json_object_object_add(o, "starved_threads", json_object_new_int((int)c->starved_threads));
+	json_object_object_add(o, "longest_uncovered_wait_us", json_object_new_int64((int64_t)c->censored_us));
+	return o;
+}
+
+static json_object *json_load(const struct load_state *l)
+{
+	static const char *const verdicts[] = {
+		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
+	};
+	json_object *o = json_object_new_object(), *a;
+	unsigned int s;
+
+	json_object_object_add(o, "verdict", json_object_new_string(verdicts[l->verdict]));
+	json_object_object_add(o, "alive", l->verdict == LOAD_ALIVE ? json_object_new_boolean(1) :
+				   l->verdict == LOAD_DEAD ? json_object_new_boolean(0) : NULL);
+	json_object_object_add(o, "died_at_s", l->verdict == LOAD_DEAD ? json_object_new_double(l->died_at_s) : NULL);
+	json_object_object_add(o, "reason", l->verdict == LOAD_DEAD ? json_object_new_string(l->reason) : NULL);
+	a = json_object_new_array();
+	for (s = 0; s < l->nseconds; s++)
+		json_object_array_add(a, json_object_new_int64((int64_t)l->ops[s]));
+	json_object_object_add(o, "ops_per_second", a);
+	return o;
+}
+
+static json_object *json_double_or_null(double x)
+{
+	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
+}
+
 static json_object *json_cell(const struct cell *c)
 {
 	json_object *o = json_object_new_object(), *a;
@@ -612,14 +810,25 @@ static json_object *json_cell(const struct cell *c)
 	json_object_object_add(o, "kernel_release",
 			       json_object_new_string(kv_str(&c->meta, "manifest.kernel_release", "")));
 	if (c->has_latency) {
-		json_object_object_add(o, "max_us", json_object_new_int64((int64_t)c->max_us));
-		json_object_object_add(o, "p50_us", json_object_new_int64((int64_t)hist_percentile(&c->hist, 0.5, &over)));
-		json_object_object_add(o, "p99_us", json_object_new_int64((int64_t)hist_percentile(&c->hist, 0.99, &over)));
-		json_object_object_add(o, "p999_us", json_object_new_int64((int64_t)hist_percentile(&c->hist, 0.999, &over)));
+		const struct histogram *h = c->has_steady ? &c->steady_hist : &c->hist;
+
+		json_object_object_add(o, "max_us", json_object_new_int64((int64_t)(c->has_steady ? c->steady_max_us : c->max_us)));
+		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(c->has_steady && c->steady_censored));
+		json_object_object_add(o, "startup_max_us", c->has_steady ? json_object_new_int64((int64_t)c->startup_max_us) : NULL);
+		json_object_object_add(o, "startup_window_s", json_object_new_double(c->has_steady ? (double)c->window_us / 1e6 : 0));
+		json_object_object_add(o, "cyclictest_max_us", json_object_new_int64((int64_t)c->max_us));
+		json_object_object_add(o, "sample_stream_max_us", c->has_steady ? json_object_new_int64((int64_t)c->stream_max_us) : NULL);
+		json_object_object_add(o, "max_in_unprinted_tail", json_object_new_boolean(c->max_in_tail));
+		json_object_object_add(o, "percentiles", json_object_new_string(c->has_steady ? "steady, corrected for coordinated omission" : "whole pass, uncorrected"));
+		json_object_object_add(o, "p50_us", json_object_new_int64((int64_t)hist_percentile(h, 0.5, &over)));
+		json_object_object_add(o, "p99_us", json_object_new_int64((int64_t)hist_percentile(h, 0.99, &over)));
+		json_object_object_add(o, "p999_us", json_object_new_int64((int64_t)hist_percentile(h, 0.999, &over)));
 		json_object_object_add(o, "avg_us", json_object_new_double(c->avg_us));
 		json_object_object_add(o, "samples", json_object_new_int64((int64_t)hist_total(&c->hist)));
 		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
+		json_object_object_add(o, "wakeups", json_wakeups(c));
 	}
+	json_object_object_add(o, "load", json_load(&c->load));
 	json_object_object_add(o, "per_second_max_us", json_series(c));
 	json_object_object_add(o, "modules", json_modules(c));
 	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
@@ -647,7 +856,7 @@ void report_json(struct run *run)
 	json_object *root = json_object_new_object(), *cells = json_object_new_array();
 	json_object *groups = json_object_new_array(), *cmps = json_object_new_array();
 	char buf[2048];
-	size_t i, w, d;
+	size_t i;
 	FILE *f;
 
 	meta_values(run, "accel", buf, sizeof(buf));
@@ -656,6 +865,7 @@ void report_json(struct run *run)
 	json_object_object_add(root, "accelerators", json_object_new_string(buf));
 	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));
 	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
+	json_object_object_add(root, "startup_window_s", json_object_new_double((double)run->window_us / 1e6));
 	for (i = 0; i < run->ncells; i++)
 		json_object_array_add(cells, json_cell(&run->cells[i]));
 	for (i = 0; i < run->ngroups; i++) {
@@ -667,7 +877,12 @@ void report_json(struct run *run)
 		json_object_object_add(o, "cells", json_object_new_int64((int64_t)g->ncells));
 		json_object_object_add(o, "measured", json_object_new_int64((int64_t)g->n));
 		json_object_object_add(o, "died_in_latency", json_object_new_int64((int64_t)g->died));
+		json_object_object_add(o, "load_dead", json_object_new_int64((int64_t)g->load_dead));
 		json_object_object_add(o, "max_us", json_values(g->max, g->n));
+		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(g->max_censored));
+		json_object_object_add(o, "startup_max_us", g->steady ? json_values(g->startup_max, g->n) : NULL);
+		json_object_object_add(o, "wakeups_recorded_after_window", json_object_new_int64((int64_t)g->samples));
+		json_object_object_add(o, "wakeups_due_after_window", g->steady ? json_object_new_int64((int64_t)g->wakeups_due) : NULL);
 		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));
 		json_object_object_add(o, "p999_us", json_values(g->p999, g->n));
 		json_object_object_add(o, "p50_us", json_values(g->p50, g->n));
@@ -677,27 +892,32 @@ void report_json(struct run *run)
 		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
 		json_object_array_add(groups, o);
 	}
-	for (w = 0; w < run->nworkloads; w++) {
-		for (d = 0; d < run->ndefs; d++) {
-			struct group *a = group_find(run, run->defs[d].a, run->workloads[w]);
-			struct group *b = group_find(run, run->defs[d].b, run->workloads[w]);
-			struct comparison cmp;
-			json_object *o;
+	for (i = 0; i < run->ncmps; i++) {
+		const struct comparison *cmp = &run->cmps[i];
+		json_object *o = json_object_new_object(), *ci = NULL;
 
-			if (!a || !b)
-				continue;
-			comparison_judge(&cmp, a, b);
-			o = json_object_new_object();
-			json_object_object_add(o, "workload", json_object_new_string(run->workloads[w]));
-			json_object_object_add(o, "a", json_object_new_string(a->variant));
-			json_object_object_add(o, "b", json_object_new_string(b->variant));
-			json_object_object_add(o, "ratio_median_max", isnan(cmp.ratio) ? NULL : json_object_new_double(cmp.ratio));
-			json_object_object_add(o, "p_max", cmp.p_max < 0 ? NULL : json_object_new_double(cmp.p_max));
-			json_object_object_add(o, "p_p99", cmp.p_p99 < 0 ? NULL : json_object_new_double(cmp.p_p99));
-			json_object_object_add(o, "verdict", json_object_new_string(cmp.verdict));
-			json_object_object_add(o, "expected", json_object_new_string(run->defs[d].expectation));
-			json_object_array_add(cmps, o);
+		json_object_object_add(o, "workload", json_object_new_string(cmp->workload));
+		json_object_object_add(o, "a", json_object_new_string(cmp->a->variant));
+		json_object_object_add(o, "b", json_object_new_string(cmp->b->variant));
+		json_object_object_add(o, "n_a", json_object_new_int64((int64_t)cmp->na));
+		json_object_object_add(o, "n_b", json_object_new_int64((int64_t)cmp->nb));
+		json_object_object_add(o, "ratio", cmp->ci.valid ? json_double_or_null(cmp->ci.estimate) : NULL);
+		if (cmp->ci.valid && cmp->ci.coverage > 0) {
+			/* An unbounded end is null: JSON has no infinity. */
+			ci = json_object_new_array();
+			json_object_array_add(ci, json_double_or_null(cmp->ci.lo));
+			json_object_array_add(ci, json_double_or_null(cmp->ci.hi));
 		}
+		json_object_object_add(o, "ratio_ci95", ci);
+		json_object_object_add(o, "ci_coverage", cmp->ci.valid ? json_object_new_double(cmp->ci.coverage) : NULL);
+		json_object_object_add(o, "ratio_median_max", json_double_or_null(cmp->ratio_medians));
+		json_object_object_add(o, "p_max", json_double_or_null(cmp->p_max));
+		json_object_object_add(o, "p_p99", json_double_or_null(cmp->p_p99));
+		json_object_object_add(o, "verdict", json_object_new_string(cmp->verdict));
+		json_object_object_add(o, "expected", json_object_new_string(expectation_name(cmp->def->expect)));
+		json_object_object_add(o, "expected_why", json_object_new_string(cmp->def->why));
+		json_object_object_add(o, "contradicts_expectation", json_object_new_boolean(cmp->contradicts));
+		json_object_array_add(cmps, o);
 	}
 	json_object_object_add(root, "groups", groups);
 	json_object_object_add(root, "comparisons", cmps);

@@ -37,13 +37,15 @@ enum option_values {
 	OPT_HELP,
 	OPT_LLCHECK_SCENARIOS,
 	OPT_PLOTS_DIR,
+	OPT_STARTUP_WINDOW,
 };
 
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: locklat-summary [--call-sites FILE] [--comparisons FILE]\n"
-		"                       [--llcheck-scenarios FILE] [--plots-dir DIR] RUN_DIR\n");
+		"                       [--llcheck-scenarios FILE] [--plots-dir DIR]\n"
+		"                       [--startup-window MS] RUN_DIR\n");
 	exit(status);
 }
 
@@ -124,7 +126,7 @@ static void run_load(struct run *run, const char *dir, const struct call_sites *
 				if (!run->cells)
 					err_exit(LL_EXIT_FAIL, "out of memory");
 				c = &run->cells[run->ncells];
-				switch (cell_load(c, cdir, cs)) {
+				switch (cell_load(c, cdir, cs, run->window_us)) {
 				case 0:
 					run->ncells++;
 					break;
@@ -189,12 +191,13 @@ static void add_unique(char ***list, size_t *n, const char *s)
 
 /*
  * A cell whose latency numbers count: it measured, even if the kernel
- * complained; or it hung in a later pass (TIMEOUT) after its latency pass had
- * completed and been written out (guest/steps says so).
+ * complained, or it hung in a later pass (TIMEOUT) after its latency pass had
+ * completed and been written out (guest/steps says so); and its load ran
+ * through the pass (a pass whose load died measured an idle guest).
  */
 bool cell_measured(const struct cell *c)
 {
-	if (!c->has_latency)
+	if (!c->has_latency || c->load.verdict == LOAD_DEAD)
 		return false;
 	return !strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
 	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
@@ -209,6 +212,69 @@ bool cell_died_in_latency(const struct cell *c)
 	return (!strcmp(c->status, "TIMEOUT") || cell_panicked(c)) && !strcmp(c->hung_step, "latency");
 }
 
+/*
+ * A repetition that failed under its load: the guest died in the latency
+ * pass, or the load did. The comparisons rank it as the worst maximum.
+ */
+bool cell_failed_in_latency(const struct cell *c)
+{
+	if (cell_died_in_latency(c))
+		return true;
+	return c->has_latency && c->load.verdict == LOAD_DEAD &&
+	       (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
+		(!strcmp(c->status, "TIMEOUT") && c->latency_step_ok));
+}
+
+/* Why a complete cell is not among its group's measured repetitions, or NULL. */
+const char *cell_left_out(const struct cell *c)
+{
+	if (cell_measured(c))
+		return NULL;
+	/* A cell that was not to run a latency pass (modules, verify-only) leaves nothing out. */
+	if (!strstr(kv_str(&c->meta, "passes", "latency"), "latency"))
+		return NULL;
+	if (cell_died_in_latency(c))
+		return "the guest hung or panicked in the latency pass";
+	if (cell_failed_in_latency(c))
+		return c->load.reason;
+	if (strcmp(c->status, "OK") && strcmp(c->status, "FINDINGS") && c->reason[0])
+		return c->reason;
+	if (!c->has_latency)
+		return "no latency data (cyclictest's JSON missing or unreadable)";
+	return "the cell did not complete its latency pass";
+}
+
+static void group_add_cell(struct group *g, const struct cell *c)
+{
+	const struct histogram *h = c->has_steady ? &c->steady_hist : &c->hist;
+	bool over;
+	size_t k;
+
+	g->max[g->n] = (double)(c->has_steady ? c->steady_max_us : c->max_us);
+	g->startup_max[g->n] = c->has_steady ? (double)c->startup_max_us : NAN;
+	g->max_censored |= c->has_steady && c->steady_censored;
+	g->steady &= c->has_steady;
+	g->p50[g->n] = (double)hist_percentile(h, 0.50, &over);
+	g->p50_over |= over;
+	g->p99[g->n] = (double)hist_percentile(h, 0.99, &over);
+	g->p99_over |= over;
+	g->p999[g->n] = (double)hist_percentile(h, 0.999, &over);
+	g->p999_over |= over;
+	g->overflowed |= h->overflow > 0;
+	if (c->has_steady) {
+		g->samples += c->wakeups_steady;
+		g->wakeups_due += c->wakeups_due_steady;
+		g->wakeups_added += c->steady_added;
+	} else {
+		g->samples += hist_total(&c->hist);
+	}
+	for (k = 0; k < h->buckets; k++)
+		if (h->count[k])
+			hist_add(&g->hist, k, h->count[k]);
+	g->hist.overflow += h->overflow;
+	g->n++;
+}
+
 static void group_build(struct run *run, struct group *g, const char *variant, const char *workload)
 {
 	size_t i;
@@ -216,9 +282,9 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 	memset(g, 0, sizeof(*g));
 	g->variant = variant;
 	g->workload = workload;
+	g->steady = true;
 	for (i = 0; i < run->ncells; i++) {
 		struct cell *c = &run->cells[i];
-		bool over;
 		unsigned int k;
 
 		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
@@ -239,23 +305,15 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 			g->irqsoff_cell = c;
 		}
 		g->died += cell_died_in_latency(c);
-		if (!cell_measured(c) || g->n == MAX_REPS)
+		g->load_dead += !cell_died_in_latency(c) && cell_failed_in_latency(c);
+		if (!cell_measured(c))
 			continue;
-		g->max[g->n] = (double)c->max_us;
-		g->p50[g->n] = (double)hist_percentile(&c->hist, 0.50, &over);
-		g->p50_over |= over;
-		g->p99[g->n] = (double)hist_percentile(&c->hist, 0.99, &over);
-		g->p99_over |= over;
-		g->p999[g->n] = (double)hist_percentile(&c->hist, 0.999, &over);
-		g->p999_over |= over;
-		g->overflowed |= c->hist.overflow > 0;
-		g->samples += hist_total(&c->hist);
-		for (k = 0; k < c->hist.buckets; k++)
-			if (c->hist.count[k])
-				hist_add(&g->hist, k, c->hist.count[k]);
-		g->hist.overflow += c->hist.overflow;
-		g->n++;
+		if (g->n == MAX_REPS)
+			err_exit(LL_EXIT_FAIL, "%s/%s: more than %d repetitions", variant, workload, MAX_REPS);
+		group_add_cell(g, c);
 	}
+	if (!g->n)
+		g->steady = false;
 }
 
 /*
@@ -286,29 +344,77 @@ static size_t bar_fields(char *line, char **fields, size_t max)
 	return n;
 }
 
+static const char *const expectation_names[] = {
+	[EXPECT_OPEN] = "open",
+	[EXPECT_SAME] = "same",
+	[EXPECT_LOWER] = "lower",
+	[EXPECT_HIGHER] = "higher",
+	[EXPECT_NOT_HIGHER] = "not-higher",
+	[EXPECT_NOT_LOWER] = "not-lower",
+};
+
+const char *expectation_name(enum expectation e)
+{
+	return expectation_names[e];
+}
+
+/* "A | B | workload | expected | why" lines (bench/comparisons). */
 static void comparisons_load(struct run *run, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *field[3];
-	size_t cap = 0;
+	char *line = NULL, *field[5];
+	size_t cap = 0, lineno = 0, e;
 
 	if (!f)
 		err_exit_errno(LL_EXIT_FAIL, "read %s", path);
 	while (getline(&line, &cap, f) >= 0) {
 		struct comparison_def *d;
+		size_t n;
 
-		if (bar_fields(line, field, 3) != 3)
+		lineno++;
+		n = bar_fields(line, field, 5);
+		if (!n)
 			continue;
+		if (n != 5)
+			err_exit(LL_EXIT_FAIL, "%s:%zu: want 'A | B | workload | expected | why'", path, lineno);
+		for (e = 0; e < ARRAY_SIZE(expectation_names); e++)
+			if (!strcmp(field[3], expectation_names[e]))
+				break;
+		if (e == ARRAY_SIZE(expectation_names))
+			err_exit(LL_EXIT_FAIL, "%s:%zu: unknown expectation '%s' (open, same, lower, higher, not-higher, not-lower)",
+				 path, lineno, field[3]);
 		run->defs = realloc(run->defs, (run->ndefs + 1) * sizeof(*d));
 		if (!run->defs)
 			err_exit(LL_EXIT_FAIL, "out of memory");
 		d = &run->defs[run->ndefs++];
 		d->a = strdup(field[0]);
 		d->b = strdup(field[1]);
-		d->expectation = strdup(field[2]);
+		d->workload = strdup(field[2]);
+		d->expect = (enum expectation)e;
+		d->why = strdup(field[4]);
 	}
 	free(line);
 	fclose(f);
+}
+
+/* The line for A vs B on workload: its own, else the "*" one; NULL if none. */
+const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
+						 const char *workload)
+{
+	const struct comparison_def *any = NULL;
+	size_t i;
+
+	for (i = 0; i < run->ndefs; i++) {
+		const struct comparison_def *d = &run->defs[i];
+
+		if (strcmp(d->a, a) || strcmp(d->b, b))
+			continue;
+		if (!strcmp(d->workload, workload))
+			return d;
+		if (!strcmp(d->workload, "*") && !any)
+			any = d;
+	}
+	return any;
 }
 
 /* "name | what | expected" lines; a file that cannot be read leaves the expectations blank. */
@@ -357,22 +463,13 @@ struct group *group_find(struct run *run, const char *variant, const char *workl
 	return NULL;
 }
 
-/* Smallest two-sided p an exact test of na vs nb values can give. */
-static double min_p(size_t na, size_t nb)
-{
-	double splits = 1;
-	size_t i;
-
-	for (i = 1; i <= na; i++)
-		splits = splits * (double)(nb + i) / (double)i;
-	return 2 / splits;
-}
-
 /*
  * A group's maxima for the tests: the measured ones, then +inf for each
- * repetition that hung or panicked in the latency pass. Either is a wake-up
- * that never came: longer than any measured one, which is all a rank test
- * needs (a right-censored value ranked last).
+ * repetition that failed under load (the guest hung or panicked in the
+ * latency pass, or the load died there). A hang is a wake-up that never
+ * came, longer than any measured one; a dead load is the build failing its
+ * load, which must not pass for a quiet measurement. A rank test needs no
+ * more (a right-censored value ranked last; two such tie).
  */
 size_t group_maxima(const struct group *g, double *out)
 {
@@ -380,43 +477,145 @@ size_t group_maxima(const struct group *g, double *out)
 
 	for (i = 0; i < g->n; i++)
 		out[n++] = g->max[i];
-	for (i = 0; i < g->died && n < 2 * MAX_REPS; i++)
+	for (i = 0; i < g->died + g->load_dead && n < 2 * MAX_REPS; i++)
 		out[n++] = INFINITY;
 	return n;
 }
 
-void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b)
+/* Does the interval [lo, hi] for A/B contradict what was expected? */
+static bool contradicts(enum expectation e, double lo, double hi)
+{
+	switch (e) {
+	case EXPECT_SAME: return lo > 1 || hi < 1;
+	case EXPECT_LOWER: return lo > 1;
+	case EXPECT_HIGHER: return hi < 1;
+	case EXPECT_NOT_HIGHER: return lo > 1;
+	case EXPECT_NOT_LOWER: return hi < 1;
+	default: return false;
+	}
+}
+
+/* "x", or "∞" for an unbounded end, into buf. */
+const char *ratio_str(char *buf, size_t size, double x)
+{
+	if (isinf(x))
+		snprintf(buf, size, "∞");
+	else if (x < 0.1)
+		snprintf(buf, size, "%.3f", x);
+	else
+		snprintf(buf, size, "%.2f", x);
+	return buf;
+}
+
+/*
+ * The verdict reads from the 95% interval of the Hodges-Lehmann ratio
+ * (which inverts the rank test): it excludes 1, or it does not and then says
+ * whether a 2x change in either direction is still possible, which is what
+ * "no difference" is worth at that sample size.
+ */
+void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b,
+		      const struct comparison_def *def)
 {
 	double va[2 * MAX_REPS], vb[2 * MAX_REPS], ma, mb;
-	size_t na = group_maxima(a, va), nb = group_maxima(b, vb);
+	size_t na = group_maxima(a, va), nb = group_maxima(b, vb), len, i;
+	char lo[16], hi[16], est[16];
 
-	/* The ratio is of what was measured; the test also ranks the failures. */
+	/* A ratio needs positive values: a maximum below cyclictest's 1 µs resolution counts as 1. */
+	for (i = 0; i < na; i++)
+		va[i] = va[i] < 1 ? 1 : va[i];
+	for (i = 0; i < nb; i++)
+		vb[i] = vb[i] < 1 ? 1 : vb[i];
+
+	memset(cmp, 0, sizeof(*cmp));
 	ma = median(a->max, a->n);
 	mb = median(b->max, b->n);
-	cmp->ratio = a->n && b->n && mb > 0 ? ma / mb : NAN;
+	cmp->ratio_medians = a->n && b->n && mb > 0 ? ma / mb : NAN;
 	cmp->p_max = mann_whitney_p(va, na, vb, nb);
 	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
 	cmp->na = na;
 	cmp->nb = nb;
-	if (!a->n || !b->n) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict), "no measured cells on one side");
-	} else if (min_p(na, nb) >= 0.05) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict),
-			 "inconclusive: %zu vs %zu repetitions cannot reach p < 0.05 (smallest possible p = %.2f)",
-			 na, nb, min_p(na, nb));
-	} else if (cmp->p_max < 0.05) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict), "%s significantly %s (p = %.3f)",
-			 a->variant, ma > mb ? "higher" : "lower", cmp->p_max);
-	} else {
-		snprintf(cmp->verdict, sizeof(cmp->verdict),
-			 "no significant difference (p = %.2f)", cmp->p_max);
+	if (!na || !nb || hodges_lehmann_ratio(va, na, vb, nb, 0.95, &cmp->ci)) {
+		cmp->ci.valid = false;
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "no repetitions on one side");
+		return;
 	}
-	if (a->died || b->died) {
-		size_t len = strlen(cmp->verdict);
-
+	ratio_str(lo, sizeof(lo), cmp->ci.lo);
+	ratio_str(hi, sizeof(hi), cmp->ci.hi);
+	ratio_str(est, sizeof(est), cmp->ci.estimate);
+	if (cmp->ci.coverage <= 0) {
+		snprintf(cmp->verdict, sizeof(cmp->verdict),
+			 "inconclusive: %zu vs %zu repetitions give no 95%% interval (smallest possible p = %.2f)",
+			 na, nb, rank_min_p(na, nb));
+	} else if (cmp->ci.lo > 1 || cmp->ci.hi < 1) {
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "%s %s: %s× [%s–%s]", a->variant,
+			 cmp->ci.lo > 1 ? "higher" : "lower", est, lo, hi);
+	} else {
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "no difference shown: %s× [%s–%s] includes 1; %s",
+			 est, lo, hi, cmp->ci.lo >= 0.5 && cmp->ci.hi <= 2 ? "a 2× change either way is ruled out" :
+			 "a 2× change is not ruled out (too little power to call it absent)");
+	}
+	if (a->died + a->load_dead || b->died + b->load_dead) {
+		len = strlen(cmp->verdict);
 		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
-			 "; hung or panicked in the latency pass, ranked as the worst maxima: %zu %s, %zu %s",
-			 a->died, a->variant, b->died, b->variant);
+			 "; failed under load, ranked as the worst maxima: %zu %s, %zu %s",
+			 a->died + a->load_dead, a->variant, b->died + b->load_dead, b->variant);
+	}
+	cmp->contradicts = def && cmp->ci.coverage > 0 && contradicts(def->expect, cmp->ci.lo, cmp->ci.hi);
+}
+
+/* A workload only the modules pass ran on has no latency table. */
+bool workload_is_modules_only(const struct run *run, const char *workload)
+{
+	size_t i;
+	bool modules = false;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->workload, workload))
+			continue;
+		if (c->has_latency)
+			return false;
+		modules |= c->has_modules;
+	}
+	return modules;
+}
+
+/*
+ * Every comparison, once: per workload with a latency table, each pair of
+ * bench/comparisons in the order of its first line, with the line that
+ * applies to that workload.
+ */
+static void comparisons_make(struct run *run)
+{
+	size_t w, d, e;
+
+	for (w = 0; w < run->nworkloads; w++) {
+		for (d = 0; d < run->ndefs; d++) {
+			const struct comparison_def *def;
+			struct group *a, *b;
+			struct comparison *cmp;
+			bool seen = false;
+
+			for (e = 0; e < d; e++)
+				seen |= !strcmp(run->defs[e].a, run->defs[d].a) &&
+					!strcmp(run->defs[e].b, run->defs[d].b);
+			def = comparison_def_find(run, run->defs[d].a, run->defs[d].b, run->workloads[w]);
+			a = group_find(run, run->defs[d].a, run->workloads[w]);
+			b = group_find(run, run->defs[d].b, run->workloads[w]);
+			if (seen || !def || !a || !b || (!a->ncells && !b->ncells) ||
+			    workload_is_modules_only(run, run->workloads[w]))
+				continue;
+			run->cmps = realloc(run->cmps, (run->ncmps + 1) * sizeof(*run->cmps));
+			if (!run->cmps)
+				err_exit(LL_EXIT_FAIL, "out of memory");
+			cmp = &run->cmps[run->ncmps++];
+			comparison_judge(cmp, a, b, def);
+			cmp->workload = run->workloads[w];
+			cmp->a = a;
+			cmp->b = b;
+			cmp->def = def;
+		}
 	}
 }
 
@@ -428,12 +627,14 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "llcheck-scenarios", required_argument, NULL, OPT_LLCHECK_SCENARIOS },
 		{ "plots-dir", required_argument, NULL, OPT_PLOTS_DIR },
+		{ "startup-window", required_argument, NULL, OPT_STARTUP_WINDOW },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *call_sites_path = "kernels/call-sites";
 	const char *comparisons_path = "bench/comparisons";
 	struct call_sites cs;
-	struct run run = { .plots_dir = "plots" };
+	struct run run = { .plots_dir = "plots", .window_us = STARTUP_WINDOW_MS_DEFAULT * 1000ull };
+	uint64_t window_ms;
 	size_t i, v, w;
 	struct stat st;
 	int c;
@@ -455,6 +656,11 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PLOTS_DIR:
 			run.plots_dir = optarg;
+			break;
+		case OPT_STARTUP_WINDOW:
+			if (!parse_u64(optarg, 0, 3600000, &window_ms))
+				err_exit(LL_EXIT_USAGE, "--startup-window wants milliseconds (0-3600000), got '%s'", optarg);
+			run.window_us = window_ms * 1000;
 			break;
 		default:
 			usage(LL_EXIT_USAGE);
@@ -486,6 +692,7 @@ int main(int argc, char **argv)
 		for (v = 0; v < run.nvariants; v++)
 			group_build(&run, &run.groups[run.ngroups++], run.variants[v], run.workloads[w]);
 
+	comparisons_make(&run);
 	report_markdown(&run);
 	report_json(&run);
 	report_csv(&run);
@@ -499,12 +706,14 @@ int main(int argc, char **argv)
 		cell_free(&run.cells[i]);
 	free(run.cells);
 	free(run.groups);
+	free(run.cmps);
 	free_names(run.variants, run.nvariants);
 	free_names(run.workloads, run.nworkloads);
 	for (i = 0; i < run.ndefs; i++) {
 		free(run.defs[i].a);
 		free(run.defs[i].b);
-		free(run.defs[i].expectation);
+		free(run.defs[i].workload);
+		free(run.defs[i].why);
 	}
 	free(run.defs);
 	for (i = 0; i < run.nscenarios; i++) {

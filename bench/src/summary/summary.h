@@ -12,28 +12,49 @@
 
 #include "cell.h"
 
-#define MAX_REPS 24
+#define MAX_REPS 64
+
+/* The start-up window when none is given (METHODOLOGY.md, "The start-up window"). */
+#define STARTUP_WINDOW_MS_DEFAULT 1000
 
 /* The measured repetitions of one variant on one workload. */
 struct group {
 	const char *variant, *workload;
 	size_t ncells, nok;		/* all complete cells, and the OK ones */
-	size_t n;			/* measured cells (OK or FINDINGS) */
-	size_t died;			/* cells whose guest hung or panicked in the latency pass */
-	double max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
+	size_t n;			/* measured: OK or FINDINGS, latency pass complete, load alive */
+	size_t died;			/* the guest hung or panicked in the latency pass */
+	size_t load_dead;		/* the load died, exited early or stalled in the latency pass */
+	/* Per measured repetition: after the start-up window (the whole pass for older cells). */
+	double max[MAX_REPS], startup_max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
+	bool max_censored;		/* some max is a lower bound (a thread stopped waking) */
+	bool steady;			/* every measured repetition had its sample stream */
 	bool overflowed;
 	/* a percentile of some repetition fell among the histogram's overflows */
 	bool p50_over, p99_over, p999_over;
-	unsigned long long samples;
+	unsigned long long samples;	/* recorded wake-ups after the window */
+	unsigned long long wakeups_due;	/* due after the window */
+	unsigned long long wakeups_added;	/* by the coordinated-omission correction */
 	unsigned int findings;
-	struct histogram hist;		/* all measured repetitions merged */
+	struct histogram hist;		/* all measured repetitions merged (steady, corrected) */
 	unsigned long long preemptoff_us, irqsoff_us;
 	const struct cell *preemptoff_cell, *irqsoff_cell;
 	const struct cell *verify_cell;	/* the first repetition with target hits */
 };
 
+/* What a comparison's A is expected to be against its B (bench/comparisons). */
+enum expectation {
+	EXPECT_OPEN,		/* no prediction: exploratory */
+	EXPECT_SAME,		/* no difference */
+	EXPECT_LOWER,
+	EXPECT_HIGHER,
+	EXPECT_NOT_HIGHER,	/* lower or the same */
+	EXPECT_NOT_LOWER,	/* higher or the same */
+};
+
 struct comparison_def {
-	char *a, *b, *expectation;
+	char *a, *b, *workload;		/* workload "*": any without a line of its own */
+	enum expectation expect;
+	char *why;
 };
 
 /* An llcheck scenario of kernels/modules/llcheck/scenarios and what to expect of it. */
@@ -42,13 +63,20 @@ struct scenario_def {
 };
 
 struct comparison {
-	double ratio, p_max, p_p99;
+	const char *workload;
+	const struct group *a, *b;
+	const struct comparison_def *def;
+	double ratio_medians;		/* median max of A over B, measured repetitions */
+	struct ratio_ci ci;		/* Hodges-Lehmann ratio, failures ranked worst */
+	double p_max, p_p99;		/* NAN when not computable */
 	size_t na, nb;
-	char verdict[320];
+	bool contradicts;		/* the interval contradicts the expectation */
+	char verdict[400];
 };
 
 struct run {
 	const char *dir, *plots_dir;
+	uint64_t window_us;		/* the start-up window cells are split at */
 	struct cell *cells;
 	size_t ncells, partial;
 	char **variants, **workloads;
@@ -57,16 +85,27 @@ struct run {
 	size_t ngroups;
 	struct comparison_def *defs;
 	size_t ndefs;
+	struct comparison *cmps;	/* every comparison made, by workload, computed once */
+	size_t ncmps;
 	struct scenario_def *scenarios;	/* kernels/modules/llcheck/scenarios, for the expectations */
 	size_t nscenarios;
 };
 
 bool cell_measured(const struct cell *c);
 bool cell_died_in_latency(const struct cell *c);
+bool cell_failed_in_latency(const struct cell *c);
+const char *cell_left_out(const struct cell *c);
+const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
+						 const char *workload);
+const char *expectation_name(enum expectation e);
+bool workload_is_modules_only(const struct run *run, const char *workload);
+/* A ratio for people: two decimals (three below 0.1), "∞" when unbounded. */
+const char *ratio_str(char *buf, size_t size, double x);
 size_t group_maxima(const struct group *g, double *out);
 struct group *group_find(struct run *run, const char *variant, const char *workload);
 const char *scenario_expectation(const struct run *run, const char *scenario);
-void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b);
+void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b,
+		      const struct comparison_def *def);
 
 /* Open dir/name.tmp for writing; report_close() renames it into place. */
 FILE *report_open(const struct run *run, const char *name);

@@ -15,6 +15,8 @@
 #                     cell's single TCG thread gets its own host CPU; else 1)
 #   --out DIR         result directory (default results/<date-time>); running
 #                     again with the same --out resumes it
+#   --seed N          the seed of the cells' shuffled order (default: random;
+#                     recorded in DIR/order, which a resumed run keeps)
 #   --dry-run         print the plan and the estimated time, change nothing
 #   -h, --help        this text
 #
@@ -31,7 +33,7 @@ set -euo pipefail
 default_workloads=squashfs,zram,lru,modules
 variants=() workloads=()
 variants_opt=all workloads_opt=$default_workloads duration=3 warmup=1 reps=4
-accel=auto cpus=2 jobs='' out='' dry_run=0
+accel=auto cpus=2 jobs='' out='' dry_run=0 seed=
 
 usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
-	--variants | --workloads | --duration | --warmup | --reps | --accel | --cpus | --jobs | --out)
+	--variants | --workloads | --duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed)
 		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	esac
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2 ;;
 	--jobs) jobs=$2 ;;
 	--out) out=$2 ;;
+	--seed) seed=$2 ;;
 	esac
 	shift 2
 done
@@ -63,6 +66,7 @@ positive_int warmup "$warmup"
 positive_int reps "$reps"
 positive_int cpus "$cpus"
 [ -z "$jobs" ] || positive_int jobs "$jobs"
+[ -z "$seed" ] || positive_int seed "$seed"
 case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
@@ -181,6 +185,30 @@ for v in "${variants[@]}"; do
 		done
 	done
 done
+# The order cells run in: shuffled from a recorded seed, so that a drift of
+# the host or of the harness over the run is spread over every variant
+# instead of falling on whichever ran last (cells in blocks by variant would
+# confound the two). DIR/order keeps the seed and the order; a resumed run
+# follows it.
+order_file=$out/order
+if [ -f "$order_file" ]; then
+	recorded=$(sed -n 's/^# seed=//p' "$order_file")
+	[ -z "$seed" ] || [ "$seed" = "$recorded" ] ||
+		err_exit "$out was ordered with seed $recorded, not $seed: resume without --seed or choose another --out" 2
+	seed=$recorded
+	mapfile -t ordered < <(grep -v '^#' "$order_file")
+	# The same matrix: a resumed run must not silently change its cells.
+	[ "$(printf '%s\n' "${ordered[@]}" | sort)" = "$(printf '%s\n' "${cells[@]}" | sort)" ] ||
+		err_exit "$out holds another matrix (its order file lists other cells): resume it with the options it was started with, or choose another --out" 2
+	cells=("${ordered[@]}")
+else
+	seed=${seed:-$((RANDOM * 32768 + RANDOM + 1))}
+	# awk's rand() from the seed gives each cell a key; the order file, not
+	# the seed, is what a resumed run reads, so another awk cannot reorder it.
+	mapfile -t cells < <(printf '%s\n' "${cells[@]}" |
+		awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.12f\t%s\n", rand(), $0 }' |
+		sort -k1,1 | cut -f2-)
+fi
 todo_builds=()
 for v in "${variants[@]}"; do
 	[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] || todo_builds+=("$v")
@@ -192,7 +220,7 @@ locklat plan
   workloads:   ${workloads[*]}
   repetitions: $reps (rep 1 with all passes, later reps latency only)
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
-  cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept
+  cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept; shuffled, seed $seed
   kernels to build: ${todo_builds[*]:-none}
   estimated:   $((est / 60)) min (~10 min per kernel build; cells: ${#history_seconds[@]} kinds timed by earlier runs, others ${factor}x wall per guest second)
 EOF
@@ -207,6 +235,10 @@ rm -f -- "$probe"
 require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SWAP_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+if [ ! -f "$order_file" ]; then
+	{ echo "# seed=$seed"; printf '%s\n' "${cells[@]}"; } >"$order_file.tmp"
+	mv "$order_file.tmp" "$order_file"
+fi
 # Cells die with this script (see below); what they finished stays.
 trap 'warn "interrupted: complete cells are kept; run again with --out $out to resume"; exit 130' INT TERM
 "$LOCKLAT_ROOT/tools/install-deps.sh"

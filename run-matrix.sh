@@ -6,11 +6,14 @@
 # Usage: ./run-matrix.sh [options]
 #   --variants LIST   comma-separated, or "all" (default: all, see kernels/variants/)
 #   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru,modules)
-#   --duration S      guest seconds per pass (default 3)
+#   --duration S      guest seconds of each latency pass (default 3)
+#   --trace-duration S  guest seconds of each tracer and verification pass
+#                     (default 3)
 #   --warmup S        guest seconds of workload before each pass (default 1)
 #   --reps N          repetitions per variant and workload (default 4)
 #   --accel A         auto (default), kvm, tcg-icount, tcg
-#   --cpus N          vCPUs per guest (default 2)
+#   --cpus N          vCPUs per guest (default: 1 under tcg-icount, whose one
+#                     instruction clock is shared by all vCPUs; else 2)
 #   --jobs N          cells run at once (default: 2 under tcg-icount, where each
 #                     cell's single TCG thread gets its own host CPU; else 1)
 #   --out DIR         result directory (default results/<date-time>); running
@@ -32,16 +35,16 @@ set -euo pipefail
 
 default_workloads=squashfs,zram,lru,modules
 variants=() workloads=()
-variants_opt=all workloads_opt=$default_workloads duration=3 warmup=1 reps=4
-accel=auto cpus=2 jobs='' out='' dry_run=0 seed=
+variants_opt=all workloads_opt=$default_workloads duration=3 trace_duration=3 warmup=1 reps=4
+accel=auto cpus='' jobs='' out='' dry_run=0 seed=
 
-usage() { sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
-	--variants | --workloads | --duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed)
+	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed)
 		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	esac
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--variants) variants_opt=$2 ;;
 	--workloads) workloads_opt=$2 ;;
 	--duration) duration=$2 ;;
+	--trace-duration) trace_duration=$2 ;;
 	--warmup) warmup=$2 ;;
 	--reps) reps=$2 ;;
 	--accel) accel=$2 ;;
@@ -62,9 +66,10 @@ done
 
 # --- validate everything before any work ---------------------------------
 positive_int duration "$duration"
+positive_int trace-duration "$trace_duration"
 positive_int warmup "$warmup"
 positive_int reps "$reps"
-positive_int cpus "$cpus"
+[ -z "$cpus" ] || positive_int cpus "$cpus"
 [ -z "$jobs" ] || positive_int jobs "$jobs"
 [ -z "$seed" ] || positive_int seed "$seed"
 case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
@@ -94,6 +99,7 @@ mapfile -t all_workloads < <(known_workloads)
 list_select variants variants "$variants_opt" "${all_variants[@]}"
 list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+cpus=${cpus:-$(default_vcpus "$accel")}
 host_cpus=$(nproc)
 if [ -z "$jobs" ]; then
 	jobs=1
@@ -122,10 +128,11 @@ history_load() {
 	while read -r key seconds; do
 		history_seconds[$key]=$seconds
 	done < <(find "$LOCKLAT_RESULTS" -path '*/rep*/meta' -type f -print0 2>/dev/null |
-		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" '
+		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" -v trace="$trace_duration" '
 			function flush() {
 				if (m["complete"] == 1 && m["accel"] == accel && m["duration_s"] == duration &&
-				    m["warmup_s"] == warmup && m["wall_seconds"] ~ /^[0-9]+$/)
+				    m["warmup_s"] == warmup && m["wall_seconds"] ~ /^[0-9]+$/ &&
+				    (m["rep"] != 1 || m["trace_duration_s"] == trace))
 					print m["variant"] "/" m["workload"] "/" (m["rep"] == 1 ? "first" : "later"), m["wall_seconds"]
 				delete m
 			}
@@ -138,9 +145,9 @@ history_load() {
 }
 history_load
 cell_seconds() { # VARIANT WORKLOAD REP
-	local passes=1 kind=later
-	[ "$3" -eq 1 ] && passes=4 kind=first
-	echo "${history_seconds[$1/$2/$kind]:-$(( passes * (duration + warmup) * factor + 15 ))}"
+	local guest=$((duration + warmup)) kind=later
+	[ "$3" -eq 1 ] && guest=$((guest + 3 * (trace_duration + warmup))) kind=first
+	echo "${history_seconds[$1/$2/$kind]:-$(( guest * factor + 15 ))}"
 }
 # A tree written by another result layout is not mixed with this one's cells.
 layout_check() {
@@ -320,7 +327,7 @@ for cell in "${cells[@]}"; do
 	# The cell dies with this script, even by SIGKILL (and its QEMU with it,
 	# see run-cell.sh); it does not hold the output lock (fd 8).
 	setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
-		--duration "$duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
+		--duration "$duration" --trace-duration "$trace_duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
 		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --initramfs "$initramfs" --out "$dir" \
 		>"${slot_log[$s]}" 2>&1 8>&- &
 	slot_pid[$s]=$!

@@ -7,13 +7,16 @@
 #   --workload W      a workload of workloads/list
 #   --command CMD     instead of a workload: run CMD in the guest (smoke tests)
 #   --out DIR         the cell directory, e.g. results/<run-id>/<variant>/<workload>/rep1
-#   --duration S      seconds per pass, guest time (default 10)
+#   --duration S      seconds of the latency pass, guest time (default 10)
+#   --trace-duration S  seconds of each tracer and verification pass (default:
+#                     the latency pass's)
 #   --warmup S        seconds the workload runs before a pass measures (default 2)
 #   --passes LIST     space-separated, from: latency preemptoff irqsoff verify
 #                     (default: all four)
 #   --rep N           repetition number recorded in meta (default 1)
 #   --accel A         auto (default), kvm, tcg-icount, tcg
-#   --cpus N          vCPUs (default 2); --pin LIST host CPUs (default 0..N-1)
+#   --cpus N          vCPUs (default: 1 under tcg-icount, else 2); --pin LIST
+#                     host CPUs (default 0..N-1)
 #   --mem MIB         guest memory (default 512)
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
@@ -37,14 +40,14 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-variant='' workload='' command='' out='' duration=10 warmup=2 rep=1
-passes='latency preemptoff irqsoff verify' accel=auto cpus=2 pin='' mem=512
+variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
+passes='latency preemptoff irqsoff verify' accel=auto cpus='' pin='' mem=512
 deadline='' initramfs='' step_budget='' silence_s=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
-	-h | --help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
 	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--command) command=$2 ;;
 	--out) out=$2 ;;
 	--duration) duration=$2 ;;
+	--trace-duration) trace_duration=$2 ;;
 	--warmup) warmup=$2 ;;
 	--passes) passes=$2 ;;
 	--rep) rep=$2 ;;
@@ -78,9 +82,11 @@ if [ -n "$workload" ] && [ -n "$command" ]; then
 fi
 [ -n "$workload" ] || [ -n "$command" ] || usage_error "--workload or --command is required"
 positive_int duration "$duration" "$CELL_EXIT_USAGE"
+trace_duration=${trace_duration:-$duration}
+positive_int trace-duration "$trace_duration" "$CELL_EXIT_USAGE"
 positive_int warmup "$warmup" "$CELL_EXIT_USAGE"
 positive_int rep "$rep" "$CELL_EXIT_USAGE"
-positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
+[ -z "$cpus" ] || positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
 positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$deadline" ] || positive_int deadline "$deadline" "$CELL_EXIT_USAGE"
 [ -z "$step_budget" ] || positive_int step-budget "$step_budget" "$CELL_EXIT_USAGE"
@@ -121,6 +127,7 @@ if [ "$modules_pass" -eq 1 ]; then
 	done
 fi
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+cpus=${cpus:-$(default_vcpus "$accel")}
 
 partial=$out.partial
 rm -rf "$partial"
@@ -157,7 +164,7 @@ job_write() {
 		kv_write "$conf" mode cell workload "$workload" setup "$setup_name" \
 			setup_arg "$setup_arg" \
 			targets "$WORKLOAD_TARGETS" workload_cmd "$workload_cmd" \
-			duration "$duration" warmup "$warmup" passes "$passes" \
+			duration "$duration" trace_duration "$trace_duration" warmup "$warmup" passes "$passes" \
 			cyclictest "$cyclictest_args" \
 			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
 			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
@@ -203,7 +210,7 @@ if [ -z "$deadline" ]; then
 	# Busy guests (fork storms, tracing) run 4-5x slower than wall time
 	# on a dedicated host CPU, ~10x on a shared one: a hang costs a few
 	# minutes, a deadline that is too tight costs a wrong TIMEOUT.
-	deadline=$(( (npasses * (duration + warmup) + 10) * 12 + 120 ))
+	deadline=$(( (duration + (npasses - 1) * trace_duration + npasses * warmup + 10) * 12 + 120 ))
 fi
 
 # Workload cells log a heartbeat (commands may be silent for any time).
@@ -284,6 +291,7 @@ kv_write "$meta" \
 	command "$command" \
 	rep "$rep" \
 	duration_s "$duration" \
+	trace_duration_s "$trace_duration" \
 	hist_range_us "$LOCKLAT_HIST_RANGE_US" \
 	interval_us "$LOCKLAT_INTERVAL_US" \
 	warmup_s "$warmup" \

@@ -166,6 +166,17 @@ trim() {
 	printf '%s\n' "${s%"${s##*[![:space:]]}"}"
 }
 
+# default_vcpus ACCEL: the guest's vCPUs unless --cpus says otherwise. Under
+# tcg-icount one host thread runs every vCPU in turn on one instruction
+# clock, so with 2 vCPUs a section lasts its own instructions plus the other
+# vCPU's: baseline squashfs maxima were 53-107 ms (log-SD 0.34, the ~2x
+# when both decompress) against 52.6-52.8 ms with 1 vCPU (METHODOLOGY.md,
+# "The clock"). With one vCPU a microsecond is 1000 of its own
+# instructions. kvm and multi-threaded tcg run vCPUs in parallel: 2.
+default_vcpus() {
+	case $1 in tcg-icount) echo 1 ;; *) echo 2 ;; esac
+}
+
 # The range of cyclictest's latency histogram (-h), in microseconds.
 LOCKLAT_HIST_RANGE_US=400000
 # cyclictest's wake-up interval (-i), in microseconds.

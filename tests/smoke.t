@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((27 + $(known_workloads | wc -l) + 17))
+tap_plan $((27 + $(known_workloads | wc -l) + 18))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -157,6 +157,10 @@ tap_result $? "squashfs: the worst preempt-off section is named, with its stack"
 
 "$root/bench/report.sh" summary "$run" >/dev/null 2>&1
 tap_result $? "summary of the smoke run"
+# Each workload's progress lines cover its latency pass: no load is dead,
+# none unknown (the guest wrote the pass's window and the load's state).
+n=$(grep -cE '"verdict":"(dead|unknown)"' "$run/summary.json" 2>/dev/null)
+tap_is "$n" 0 "summary: every load ran through its latency pass (progress lines, window, alive)"
 n=$(grep -c '^## Workload' "$run/summary.md" 2>/dev/null)
 tap_is "$n" "$(( ${#workloads[@]} - 1 ))" "summary.md has a section per latency workload"
 # The modules table: a row per scenario, each cell filled for this variant.

@@ -280,6 +280,17 @@ static int steady_hist_add(struct cell *c, uint64_t us)
 	return hist_add(&c->steady_hist, us, 1);
 }
 
+/* A wake-up of latency us expected at pass time e into its second's block maximum. */
+static void block_add(struct cell *c, uint64_t e, uint64_t us)
+{
+	uint64_t first = (c->window_us + 999999) / 1000000, s = e / 1000000;
+
+	if (s < first || s - first >= c->nblocks)
+		return;
+	if (c->blocks[s - first] == LL_NO_VALUE || us > c->blocks[s - first])
+		c->blocks[s - first] = us;
+}
+
 /*
  * One printed sample of latency us expected at pass time e: into the
  * maxima and, after the window, into the corrected steady histogram with
@@ -289,6 +300,7 @@ static int steady_add(struct cell *c, struct stream_thread *t, uint64_t e, uint6
 {
 	uint64_t k, steps = (us + c->interval_us - 1) / c->interval_us;
 
+	block_add(c, e, us);
 	if (e < c->window_us) {
 		if (us > t->startup_max_us)
 			t->startup_max_us = us;
@@ -301,6 +313,7 @@ static int steady_add(struct cell *c, struct stream_thread *t, uint64_t e, uint6
 	}
 	/* The k-th skipped period would have woken at the same moment, k intervals later. */
 	for (k = 1; k < steps; k++) {
+		block_add(c, e + k * c->interval_us, us - k * c->interval_us);
 		if (e + k * c->interval_us < c->window_us)
 			continue;
 		if (steady_hist_add(c, us - k * c->interval_us))
@@ -310,12 +323,47 @@ static int steady_add(struct cell *c, struct stream_thread *t, uint64_t e, uint6
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The block median, once the stream is read. A second no wake-up reached
+ * lies inside a wait the stream did not see end (a starved thread, or the
+ * unprinted tail): it counts as that uncovered wait if there is one, and is
+ * left out otherwise (the tail: its wake-ups happened, unprinted).
+ */
+static void blocks_finish(struct cell *c)
+{
+	uint64_t *v = malloc((c->nblocks + 1) * sizeof(*v));
+	unsigned int i, n = 0;
+
+	if (!v)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	for (i = 0; i < c->nblocks; i++) {
+		if (c->blocks[i] == LL_NO_VALUE && c->starved_threads)
+			c->blocks[i] = c->censored_us;
+		if (c->blocks[i] != LL_NO_VALUE)
+			v[n++] = c->blocks[i];
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	c->block_median_us = !n ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+}
+
 /*
  * After the stream: what it did not print (cyclictest stops printing
  * without draining its ring, so the last wake-ups are missing; their count
  * is the JSON's cycles less the printed ones) and what no wake-up covers
- * (a thread that stopped waking). A wait left uncovered at the end longer
- * than LL_TAIL_SLACK_US is a latency of at least that long.
+ * (a thread that stopped waking). Each unprinted wake-up moved the thread's
+ * clock by at most its maximum plus an interval, so a wait left uncovered
+ * even by that bound, longer than LL_TAIL_SLACK_US, is a latency of at
+ * least that long. (Counting each unprinted wake-up as one interval made a
+ * 2-vCPU squashfs thread whose last 29 wake-ups went unprinted look starved
+ * for 486 ms.)
  */
 #define LL_TAIL_SLACK_US 100000
 static void steady_finish(struct cell *c, struct stream_thread *st)
@@ -335,11 +383,10 @@ static void steady_finish(struct cell *c, struct stream_thread *st)
 		c->wakeups_due += c->duration_us / c->interval_us;
 		c->wakeups_due_steady += (c->duration_us - c->window_us) / c->interval_us;
 		c->wakeups_steady += t->steady_printed + tail;
-		covered = t->expected_us + tail * c->interval_us;
+		covered = t->expected_us + tail * (c->thread_max_us[i] + c->interval_us);
 		/* The JSON max above every printed sample happened in the tail, after the window. */
 		if (c->thread_max_us[i] > t->max_us) {
 			c->max_in_tail = true;
-			covered += c->thread_max_us[i];
 			if (c->thread_max_us[i] > steady)
 				steady = c->thread_max_us[i];
 		}
@@ -363,6 +410,7 @@ static void steady_finish(struct cell *c, struct stream_thread *st)
 		if (t->max_us > c->stream_max_us)
 			c->stream_max_us = t->max_us;
 	}
+	blocks_finish(c);
 }
 
 int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us, uint64_t window_us)
@@ -385,6 +433,15 @@ int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_
 	c->interval_us = interval_us;
 	c->window_us = window_us;
 	c->steady_hist.range_us = c->hist.range_us;
+	/* Whole seconds after the window; the last may be cut short by the pass's end. */
+	if (steady) {
+		c->nblocks = (unsigned int)((c->duration_us + 999999) / 1000000 - (window_us + 999999) / 1000000);
+		c->blocks = malloc((c->nblocks + 1) * sizeof(*c->blocks));
+		if (!c->blocks)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		for (t = 0; t < c->nblocks; t++)
+			c->blocks[t] = LL_NO_VALUE;
+	}
 	memset(st, 0, sizeof(st));
 	/* The first wake-up is expected one interval after the start. */
 	for (t = 0; t < CELL_MAX_THREADS; t++)
@@ -933,6 +990,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 void cell_free(struct cell *c)
 {
 	free(c->series);
+	free(c->blocks);
 	hist_free(&c->steady_hist);
 	hist_free(&c->hist);
 	kv_free(&c->meta);

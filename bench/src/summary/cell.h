@@ -167,6 +167,16 @@ struct cell {
 	 */
 	struct histogram steady_hist;
 	uint64_t steady_added;		/* wake-ups the correction added */
+	/*
+	 * The worst wake-up of each whole second after the window, over all
+	 * threads, skipped periods counted as above (a second a stall spans
+	 * has the wait it would have seen): the pass as block maxima. Their
+	 * median is a repetition's typical worst second, far steadier than its
+	 * single worst one, and the repetitions stay the units a test compares.
+	 */
+	unsigned int nblocks;
+	uint64_t *blocks;		/* [nblocks] */
+	uint64_t block_median_us;
 
 	/* The load during the latency pass (guest/workload-latency.*, latency-window). */
 	struct load_state load;

@@ -299,6 +299,7 @@ static void md_targets_reached(FILE *f, const struct group *g)
 /* The rows of a workload's table, in order. */
 enum md_row_kind {
 	ROW_MAX,
+	ROW_BLOCKS,
 	ROW_STARTUP_MAX,
 	ROW_P99,
 	ROW_P999,
@@ -366,6 +367,12 @@ static void md_row(FILE *f, const struct run *run, const char *workload, enum md
 			if (g->died + g->load_dead)
 				fprintf(f, " + %zu failed under load", g->died + g->load_dead);
 			fprintf(f, " |");
+			break;
+		case ROW_BLOCKS:
+			if (g->n && g->min_blocks)
+				fprintf(f, " %s (%u+ s each) |", spread(buf, sizeof(buf), g->block_median, g->n), g->min_blocks);
+			else
+				fprintf(f, " – |");
 			break;
 		case ROW_STARTUP_MAX:
 			fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
@@ -452,10 +459,25 @@ static const char *const expect_words[] = {
 	[EXPECT_NOT_LOWER] = "higher or the same",
 };
 
+/* A ratio with its interval as a table cell ("–" without one). */
+static void md_interval(FILE *f, const struct ratio_ci *ci)
+{
+	char lo[16], hi[16], est[16];
+
+	if (ci && ci->valid && ci->coverage > 0)
+		fprintf(f, " %s× [%s–%s] |", ratio_str(est, sizeof(est), ci->estimate),
+			ratio_str(lo, sizeof(lo), ci->lo), ratio_str(hi, sizeof(hi), ci->hi));
+	else if (ci && ci->valid)
+		fprintf(f, " %s× [no interval] |", ratio_str(est, sizeof(est), ci->estimate));
+	else
+		fprintf(f, " – |");
+}
+
 static void md_workload(FILE *f, struct run *run, const char *workload)
 {
 	const char *labels[ROW_COUNT] = {
 		[ROW_MAX] = "max latency (after the start-up window)",
+		[ROW_BLOCKS] = "typical worst second (median of per-second maxima)",
 		[ROW_STARTUP_MAX] = "start-up max (inside the window)",
 		[ROW_P99] = "p99", [ROW_P999] = "p99.9", [ROW_P50] = "median",
 		[ROW_WAKEUPS] = "wake-ups recorded / due",
@@ -464,7 +486,6 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		[ROW_PREEMPTOFF] = "preemptoff worst: culprit", [ROW_IRQSOFF] = "irqsoff worst: culprit",
 		[ROW_SPLATS] = "kernel splats (count)", [ROW_TARGETS] = "targets hit (verify pass)",
 	};
-	char lo[16], hi[16], est[16];
 	size_t i;
 	int r;
 
@@ -475,21 +496,16 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		md_row(f, run, workload, (enum md_row_kind)r);
 	}
 
-	fprintf(f, "\n| comparison | ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
-		"|---|---|---|---|---|---|---|\n");
+	fprintf(f, "\n| comparison | worst second: ratio [95%% interval] | pass max: ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
+		"|---|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < run->ncmps; i++) {
 		const struct comparison *cmp = &run->cmps[i];
 
 		if (strcmp(cmp->workload, workload))
 			continue;
 		fprintf(f, "| %s vs %s (%zu vs %zu) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
-		if (cmp->ci.valid && cmp->ci.coverage > 0)
-			fprintf(f, " %s× [%s–%s] |", ratio_str(est, sizeof(est), cmp->ci.estimate),
-				ratio_str(lo, sizeof(lo), cmp->ci.lo), ratio_str(hi, sizeof(hi), cmp->ci.hi));
-		else if (cmp->ci.valid)
-			fprintf(f, " %s× [no interval] |", ratio_str(est, sizeof(est), cmp->ci.estimate));
-		else
-			fprintf(f, " – |");
+		md_interval(f, cmp->by_blocks ? &cmp->ci_blocks : NULL);
+		md_interval(f, &cmp->ci_max);
 		if (!isnan(cmp->ratio_medians))
 			fprintf(f, " %.2f× |", cmp->ratio_medians);
 		else
@@ -769,6 +785,21 @@ static json_object *json_wakeups(const struct cell *c)
 	return o;
 }
 
+/* The per-second maxima after the window (null: a second no wake-up reached). */
+static json_object *json_blocks(const struct cell *c)
+{
+	json_object *a;
+	unsigned int i;
+
+	if (!c->has_steady)
+		return NULL;
+	a = json_object_new_array();
+	for (i = 0; i < c->nblocks; i++)
+		json_object_array_add(a, c->blocks[i] == LL_NO_VALUE ? NULL :
+				      json_object_new_int64((int64_t)c->blocks[i]));
+	return a;
+}
+
 static json_object *json_load(const struct load_state *l)
 {
 	static const char *const verdicts[] = {
@@ -792,6 +823,19 @@ static json_object *json_load(const struct load_state *l)
 static json_object *json_double_or_null(double x)
 {
 	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
+}
+
+/* [lo, hi] of an interval; an unbounded end is null (JSON has no infinity); null without one. */
+static json_object *json_interval(const struct ratio_ci *ci)
+{
+	json_object *a;
+
+	if (!ci->valid || ci->coverage <= 0)
+		return NULL;
+	a = json_object_new_array();
+	json_object_array_add(a, json_double_or_null(ci->lo));
+	json_object_array_add(a, json_double_or_null(ci->hi));
+	return a;
 }
 
 static json_object *json_cell(const struct cell *c)
@@ -827,6 +871,9 @@ static json_object *json_cell(const struct cell *c)
 		json_object_object_add(o, "samples", json_object_new_int64((int64_t)hist_total(&c->hist)));
 		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
 		json_object_object_add(o, "wakeups", json_wakeups(c));
+		json_object_object_add(o, "block_median_us", c->has_steady && c->nblocks ?
+				       json_object_new_int64((int64_t)c->block_median_us) : NULL);
+		json_object_object_add(o, "block_max_us", json_blocks(c));
 	}
 	json_object_object_add(o, "load", json_load(&c->load));
 	json_object_object_add(o, "per_second_max_us", json_series(c));
@@ -881,6 +928,7 @@ void report_json(struct run *run)
 		json_object_object_add(o, "max_us", json_values(g->max, g->n));
 		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(g->max_censored));
 		json_object_object_add(o, "startup_max_us", g->steady ? json_values(g->startup_max, g->n) : NULL);
+		json_object_object_add(o, "block_median_us", g->min_blocks ? json_values(g->block_median, g->n) : NULL);
 		json_object_object_add(o, "wakeups_recorded_after_window", json_object_new_int64((int64_t)g->samples));
 		json_object_object_add(o, "wakeups_due_after_window", g->steady ? json_object_new_int64((int64_t)g->wakeups_due) : NULL);
 		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));
@@ -894,22 +942,22 @@ void report_json(struct run *run)
 	}
 	for (i = 0; i < run->ncmps; i++) {
 		const struct comparison *cmp = &run->cmps[i];
-		json_object *o = json_object_new_object(), *ci = NULL;
+		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "workload", json_object_new_string(cmp->workload));
 		json_object_object_add(o, "a", json_object_new_string(cmp->a->variant));
 		json_object_object_add(o, "b", json_object_new_string(cmp->b->variant));
 		json_object_object_add(o, "n_a", json_object_new_int64((int64_t)cmp->na));
 		json_object_object_add(o, "n_b", json_object_new_int64((int64_t)cmp->nb));
+		json_object_object_add(o, "statistic", json_object_new_string(cmp->by_blocks ? "typical worst second" : "pass maximum"));
 		json_object_object_add(o, "ratio", cmp->ci.valid ? json_double_or_null(cmp->ci.estimate) : NULL);
-		if (cmp->ci.valid && cmp->ci.coverage > 0) {
-			/* An unbounded end is null: JSON has no infinity. */
-			ci = json_object_new_array();
-			json_object_array_add(ci, json_double_or_null(cmp->ci.lo));
-			json_object_array_add(ci, json_double_or_null(cmp->ci.hi));
-		}
-		json_object_object_add(o, "ratio_ci95", ci);
+		json_object_object_add(o, "ratio_ci95", json_interval(&cmp->ci));
 		json_object_object_add(o, "ci_coverage", cmp->ci.valid ? json_object_new_double(cmp->ci.coverage) : NULL);
+		json_object_object_add(o, "ratio_max", cmp->ci_max.valid ? json_double_or_null(cmp->ci_max.estimate) : NULL);
+		json_object_object_add(o, "ratio_max_ci95", json_interval(&cmp->ci_max));
+		json_object_object_add(o, "ratio_blocks", cmp->by_blocks && cmp->ci_blocks.valid ?
+				       json_double_or_null(cmp->ci_blocks.estimate) : NULL);
+		json_object_object_add(o, "ratio_blocks_ci95", cmp->by_blocks ? json_interval(&cmp->ci_blocks) : NULL);
 		json_object_object_add(o, "ratio_median_max", json_double_or_null(cmp->ratio_medians));
 		json_object_object_add(o, "p_max", json_double_or_null(cmp->p_max));
 		json_object_object_add(o, "p_p99", json_double_or_null(cmp->p_p99));

@@ -26,6 +26,8 @@ struct group {
 	size_t load_dead;		/* the load died, exited early or stalled in the latency pass */
 	/* Per measured repetition: after the start-up window (the whole pass for older cells). */
 	double max[MAX_REPS], startup_max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
+	double block_median[MAX_REPS];	/* typical worst second (cell.h: blocks) */
+	unsigned int min_blocks;	/* the fewest steady seconds of a measured repetition */
 	bool max_censored;		/* some max is a lower bound (a thread stopped waking) */
 	bool steady;			/* every measured repetition had its sample stream */
 	bool overflowed;
@@ -67,7 +69,10 @@ struct comparison {
 	const struct group *a, *b;
 	const struct comparison_def *def;
 	double ratio_medians;		/* median max of A over B, measured repetitions */
-	struct ratio_ci ci;		/* Hodges-Lehmann ratio, failures ranked worst */
+	/* Hodges-Lehmann ratios, failures ranked worst: of the pass maxima, of the typical worst seconds */
+	struct ratio_ci ci_max, ci_blocks;
+	bool by_blocks;			/* the verdict reads from ci_blocks */
+	struct ratio_ci ci;		/* the one the verdict reads from */
 	double p_max, p_p99;		/* NAN when not computable */
 	size_t na, nb;
 	bool contradicts;		/* the interval contradicts the expectation */
@@ -101,7 +106,6 @@ const char *expectation_name(enum expectation e);
 bool workload_is_modules_only(const struct run *run, const char *workload);
 /* A ratio for people: two decimals (three below 0.1), "∞" when unbounded. */
 const char *ratio_str(char *buf, size_t size, double x);
-size_t group_maxima(const struct group *g, double *out);
 struct group *group_find(struct run *run, const char *variant, const char *workload);
 const char *scenario_expectation(const struct run *run, const char *scenario);
 void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b,

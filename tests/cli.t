@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 50
+tap_plan 57
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -38,7 +38,7 @@ tap_result $? "--dry-run on an existing tree deletes nothing"
 hist=$tmp/history/run1/baseline/squashfs/rep1
 mkdir -p "$hist"
 printf '%s\n' variant=baseline workload=squashfs rep=1 accel=tcg-icount duration_s=3 \
-	warmup_s=1 wall_seconds=600 complete=1 >"$hist/meta"
+	trace_duration_s=3 warmup_s=1 wall_seconds=600 complete=1 >"$hist/meta"
 # A built-kernel stand-in keeps the ~10 min build guess out of the sum, so
 # the test means the same on a fresh clone (CI) and on a machine with builds.
 mkdir -p "$tmp/build/kernels/baseline"
@@ -47,6 +47,22 @@ out=$(LOCKLAT_BUILD=$tmp/build LOCKLAT_RESULTS=$tmp/history "$rm_" --dry-run --o
 	--workloads squashfs --reps 1 --duration 3 --warmup 1 --accel tcg-icount --jobs 2 2>&1)
 tap_like "$out" 'kernels to build: none' "a built kernel is not planned again"
 tap_like "$out" 'estimated: +5 min .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
+
+# The cells' order: shuffled from a seed the plan names; a tree already
+# ordered keeps its order file's seed and refuses another, or other cells.
+out=$("$rm_" --dry-run --out "$tmp/o1" --seed 7 --accel tcg-icount 2>&1)
+tap_like "$out" 'shuffled, seed 7$' "the plan names the order's seed"
+mkdir -p "$tmp/o2"
+printf '# seed=5\nbaseline squashfs 1\nbaseline squashfs 2\n' >"$tmp/o2/order"
+out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs --reps 2 --accel tcg-icount 2>&1)
+tap_like "$out" 'shuffled, seed 5$' "a resumed tree keeps its recorded seed"
+out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs --reps 2 --seed 6 \
+	--accel tcg-icount 2>&1)
+tap_is "$?:$(wc -l <<<"$out")" "2:1" "another --seed for an ordered tree: one line, exit 2"
+out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs --reps 3 --accel tcg-icount 2>&1)
+tap_like "$out" 'holds another matrix' "a resumed tree with other cells is refused"
+tap_is "$(cat "$tmp/o2/order")" "$(printf '# seed=5\nbaseline squashfs 1\nbaseline squashfs 2')" \
+	"and its order file is left as it was"
 
 # bad_input NAME EXPECTED_STATUS REGEX CMD...: one line on stderr, the status, nothing made.
 bad_input() {
@@ -66,6 +82,8 @@ bad_input "zero duration" 2 "--duration wants a positive whole number, got '0'" 
 bad_input "negative duration" 2 "--duration wants a positive whole number, got '-5'" "$rm_" --duration -5 --out "$tmp/never"
 bad_input "--reps 0" 2 "--reps wants a positive whole number" "$rm_" --reps 0 --out "$tmp/never"
 bad_input "--cpus 0" 2 "--cpus wants a positive whole number" "$rm_" --cpus 0 --out "$tmp/never"
+bad_input "--trace-duration 0" 2 "--trace-duration wants a positive whole number" "$rm_" --trace-duration 0 --out "$tmp/never"
+bad_input "--seed x" 2 "--seed wants a positive whole number" "$rm_" --seed x --out "$tmp/never"
 bad_input "more jobs than host CPUs" 2 "host CPUs to pin to" "$rm_" --jobs $(( $(nproc) + 1 )) --accel tcg-icount --out "$tmp/never"
 bad_input "more vCPUs than host CPUs under kvm" 2 "host CPUs to pin to" "$rm_" --accel kvm --cpus $(( $(nproc) + 1 )) --out "$tmp/never"
 bad_input "unknown accelerator" 2 "--accel wants" "$rm_" --accel xen --out "$tmp/never"

@@ -179,9 +179,11 @@ static void md_chance(FILE *f, const struct run *run)
 		expected += 1 - run->cmps[i].ci.coverage;
 		n++;
 	}
-	fprintf(f, "Each comparison gives the Hodges–Lehmann ratio of A's maxima to B's with its exact "
-		"95%% interval (which inverts the two-sided Mann–Whitney test), and reads its verdict from "
-		"the interval. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
+	fprintf(f, "Each comparison gives the Hodges–Lehmann ratio of A's values to B's with its exact "
+		"95%% interval (which inverts the two-sided Mann–Whitney test), for the typical worst second "
+		"(the median of a repetition's per-second maxima, when each has 3 s after the window) and for "
+		"the pass maximum; the verdict reads from the first where there is one. Ratios within ±5%% "
+		"are the same. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
 		"alone (the sum of their attainable error rates). The question the suite asks first is rt vs "
 		"baseline-rt on squashfs; local_lock vs baseline is an A/A check.\n\n", n, expected);
 }
@@ -203,15 +205,17 @@ static void md_header(FILE *f, const struct run *run)
 	meta_values(run, "accel", buf, sizeof(buf));
 	fprintf(f, "- Accelerator: **%s**\n", buf);
 	meta_values(run, "vcpus", buf, sizeof(buf));
-	fprintf(f, "- Guest: %s vCPUs, pinned (see each cell's `pinning`); ", buf);
+	fprintf(f, "- Guest: %s vCPU(s), pinned (see each cell's `pinning`); ", buf);
 	meta_values(run, "guest_mem_mib", buf, sizeof(buf));
 	fprintf(f, "%s MiB\n", buf);
 	meta_values_of(run, "duration_s", true, buf, sizeof(buf));
-	fprintf(f, "- Pass length: %s s of guest time per pass (", buf);
+	fprintf(f, "- Latency pass: %s s of guest time (", buf);
 	meta_values_of(run, "warmup_s", true, buf, sizeof(buf));
 	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200`, one thread per vCPU, ", buf);
 	meta_values(run, "hist_range_us", buf, sizeof(buf));
-	fprintf(f, "histogram range %s µs\n", buf);
+	fprintf(f, "histogram range %s µs; tracer and verification passes ", buf);
+	meta_values_of(run, "trace_duration_s", true, buf, sizeof(buf));
+	fprintf(f, "%s s\n", buf);
 	meta_values(run, "manifest.source_package", buf, sizeof(buf));
 	fprintf(f, "- Kernel source: %s; ", buf);
 	meta_values(run, "manifest.gcc_version", buf, sizeof(buf));

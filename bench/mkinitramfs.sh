@@ -68,7 +68,12 @@ fi
 
 mkdir -p "$out_dir"
 stage=$(mktemp -d "$out_dir/stage.XXXXXX")
-trap 'rm -rf "$stage"' EXIT
+# Each build writes its own temporary image and renames it into place:
+# two cells building the same image at once (run-cell.sh without
+# --initramfs) both produce it whole, where a shared .tmp name interleaved
+# their archives and booted guests without their cell.conf.
+packed=$(mktemp "$out_dir/.packing.XXXXXX")
+trap 'rm -rf "$stage" "$packed"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,mnt,etc/locklat,results}
 for entry in "${inputs[@]}"; do
 	dst=$stage/${entry%% *}
@@ -83,6 +88,7 @@ chmod 0755 "$stage/init"
 # On x86_64 Debian the loader is found at /lib64; keep /lib pointing at usr.
 [ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || err_exit "dynamic loader missing from image"
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-	gzip -6 -n >"$image.tmp"
-mv "$image.tmp" "$image"
+	gzip -6 -n >"$packed"
+chmod 0644 "$packed"
+mv -f "$packed" "$image"
 printf '%s\n' "$image"

@@ -6,7 +6,9 @@
 # Usage: ./run-matrix.sh [options]
 #   --variants LIST   comma-separated, or "all" (default: all, see kernels/variants/)
 #   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru,modules)
-#   --duration S      guest seconds of each latency pass (default 3)
+#   --duration S      guest seconds of each latency pass (default 10: the
+#                     typical worst second needs ~9 whole seconds after the
+#                     start-up window to settle, METHODOLOGY.md)
 #   --trace-duration S  guest seconds of each tracer and verification pass
 #                     (default 3)
 #   --warmup S        guest seconds of workload before each pass (default 1)
@@ -35,7 +37,7 @@ set -euo pipefail
 
 default_workloads=squashfs,zram,lru,modules
 variants=() workloads=()
-variants_opt=all workloads_opt=$default_workloads duration=3 trace_duration=3 warmup=1 reps=4
+variants_opt=all workloads_opt=$default_workloads duration=10 trace_duration=3 warmup=1 reps=4
 accel=auto cpus='' jobs='' out='' dry_run=0 seed=
 
 usage() { awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; }

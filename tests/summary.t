@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # summary.t - locklat-summary on a fixture run tree made of real cells
-# (tests/fixtures/run: 4 repetitions of two variants, an INVALID, a TIMEOUT
+# (tests/fixtures/run: 4 repetitions of two variants, an INVALID, a TIMEOUT,
 # and a FINDINGS cell, an overflowed histogram, a single repetition, a
-# verify-only lru cell that missed a target, a panic in a latency pass), checked
+# verify-only lru cell that missed a target, a panic in a latency pass, a
+# baseline-rt lru cell whose load died), checked
 # against golden outputs, plus the properties a reader relies on.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 20
+tap_plan 22
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -35,6 +36,12 @@ grep -q '^| repetitions measured / cells | 4 / 4 | 4 / 4 | 0 / 0 | 2 / 4 (2 hung
 tap_result $? "repetitions that hung or panicked in their latency pass are counted, not dropped"
 grep -q '^| targets hit (verify pass) | 9 of 10 (none: lru_add_drain_cpu_zone) |' "$md"
 tap_result $? "the targets a verification pass missed are named"
+# A real baseline-rt lru cell whose load the pre-series bug killed: left
+# out, with how and the splat, and ranked as the worst in the comparisons.
+grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru.* | yes |$' "$md"
+tap_result $? "a dead load is left out, with how it ended and the splat, and ranked as the worst"
+grep -q '^| load through the latency pass | .* \*\*died or stalled in 1\*\* (first at 0.0 s) |' "$md"
+tap_result $? "the table says the load died, and when"
 grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"

@@ -22,7 +22,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(73);
+	tap_plan(82);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -141,6 +141,27 @@ int main(void)
 	is_u64(c.startup_max_us, 52706, "co-baseline-squashfs: start-up max");
 	ok(c.load.verdict == LOAD_ALIVE && c.load.nseconds == 11,
 	   "co-baseline-squashfs: the load progressed in each of the pass's 11 s (verdict %d)", c.load.verdict);
+	cell_free(&c);
+	/* The pre-series bug on PREEMPT_RT kills the load: not a measurement under load. */
+	ok(cell_load(&c, FX "dead-load-baseline-rt-lru", &cs, WINDOW_US) == 0 && c.has_latency,
+	   "dead-load-baseline-rt-lru: a complete cell with cyclictest's output");
+	ok(c.load.verdict == LOAD_DEAD, "dead-load-baseline-rt-lru: the load is dead (verdict %d)", c.load.verdict);
+	ok(c.load.died_at_s < 1, "dead-load-baseline-rt-lru: it stopped in the pass's first second (%.1f s)",
+	   c.load.died_at_s);
+	ok(strstr(c.load.reason, "killed by signal 11") != NULL,
+	   "dead-load-baseline-rt-lru: the reason says how it ended (%s)", c.load.reason);
+	ok(strstr(c.load.reason, "BUG: scheduling while atomic: locklat-lru") != NULL,
+	   "dead-load-baseline-rt-lru: and quotes the splat that came with it");
+	ok(c.load.nseconds == 30 && c.load.ops[0] <= 1 && c.load.ops[5] == 0,
+	   "dead-load-baseline-rt-lru: no operations through the pass");
+	cell_free(&c);
+	ok(cell_load(&c, FX "load-stalled", &cs, WINDOW_US) == 0 && c.load.verdict == LOAD_DEAD,
+	   "load-stalled: a load that did nothing for 2 s of the pass is not alive");
+	ok(strstr(c.load.reason, "stalled") != NULL && c.load.died_at_s > 3.5 && c.load.died_at_s < 4.5,
+	   "load-stalled: stalled about 4 s into the pass (%s)", c.load.reason);
+	cell_free(&c);
+	ok(cell_load(&c, FX "series-squashfs", &cs, WINDOW_US) == 0 && c.load.verdict == LOAD_UNKNOWN,
+	   "series-squashfs: a cell from before the progress lines: load unknown, not dead");
 	cell_free(&c);
 	ok(cell_load(&c, FX "series-bad", &cs, WINDOW_US) == 0 && !strcmp(c.status, "INVALID"),
 	   "series-bad: a sample above its thread's JSON max makes the cell INVALID");

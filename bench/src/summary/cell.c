@@ -630,7 +630,8 @@ int load_state_load(struct load_state *l, const char *guest_dir, bool has_worklo
 		l->verdict = LOAD_DEAD;
 		l->died_at_s = last > start ? last - start : 0;
 		snprintf(l->reason, sizeof(l->reason),
-			 "the workload ended %.1f s into the %.1f s pass (%s)", l->died_at_s, end - start, how);
+			 "the workload was gone when cyclictest ended (%s); its last progress line was %.1f s into the %.1f s pass",
+			 how, l->died_at_s, end - start);
 	} else if (!n || t_s[n - 1] < end - 1.5) {
 		/* Running but silent: its progress thread, and so the process, got no CPU. */
 		double last = n ? t_s[n - 1] : start;
@@ -984,6 +985,13 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 	stats_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest", dir);
 	load_state_load(&c->load, path, cell_has_workload(dir));
+	/* A load that died beside a splat: the splat is the likely why, quoted. */
+	if (c->load.verdict == LOAD_DEAD && c->nfindings) {
+		size_t len = strlen(c->load.reason);
+
+		snprintf(c->load.reason + len, sizeof(c->load.reason) - len, "; the kernel said: %s",
+			 c->findings[0].line);
+	}
 	return 0;
 }
 

@@ -60,7 +60,7 @@ enum load_verdict {
 struct load_state {
 	enum load_verdict verdict;
 	double died_at_s;		/* LOAD_DEAD: seconds into the pass it stopped progressing */
-	char reason[160];		/* LOAD_DEAD: died / exited early / stalled, and how */
+	char reason[400];		/* LOAD_DEAD: died / exited early / stalled, how, and the first splat */
 	double pass_start_s, pass_end_s;	/* guest/latency-window, uptime seconds */
 	/* Operations done in each second of the pass (from the progress lines). */
 	unsigned int nseconds;

@@ -16,6 +16,9 @@
  *                    (default 4,6,8,10,12)
  *   --runs N         simulated comparisons per size (default 2000)
  *   --seed N         the generator's seed (default 1)
+ *   --statistic KEY  the group field --group resamples: max_us (the pass
+ *                    maxima, default) or block_median_us (the typical
+ *                    worst seconds)
  *   --summary FILE   a run's summary.json, for --group
  *
  * For each size it prints the share of simulated comparisons whose interval
@@ -48,6 +51,7 @@ enum option_values {
 	OPT_REPS,
 	OPT_RUNS,
 	OPT_SEED,
+	OPT_STATISTIC,
 	OPT_SUMMARY,
 };
 
@@ -55,7 +59,7 @@ static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: locklat-power [--summary FILE --group V/W ...] [--log-sd S] [--ratio R]\n"
-		"                     [--reps LIST] [--runs N] [--seed N]\n");
+		"                     [--reps LIST] [--runs N] [--seed N] [--statistic KEY]\n");
 	exit(status);
 }
 
@@ -87,8 +91,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The centred log maxima of group "variant/workload" of the summary root, appended to pool. */
-static size_t pool_add(json_object *root, const char *name, double *pool, size_t n)
+/* The centred logs of group "variant/workload"'s statistic in the summary root, appended to pool. */
+static size_t pool_add(json_object *root, const char *name, const char *statistic, double *pool, size_t n)
 {
 	json_object *groups, *g, *v, *max;
 	char variant[128], workload[128];
@@ -103,7 +107,7 @@ static size_t pool_add(json_object *root, const char *name, double *pool, size_t
 		g = json_object_array_get_idx(groups, i);
 		if (!json_object_object_get_ex(g, "variant", &v) || strcmp(json_object_get_string(v), variant) ||
 		    !json_object_object_get_ex(g, "workload", &v) || strcmp(json_object_get_string(v), workload) ||
-		    !json_object_object_get_ex(g, "max_us", &max))
+		    !json_object_object_get_ex(g, statistic, &max) || !json_object_is_type(max, json_type_array))
 			continue;
 		for (k = 0; k < json_object_array_length(max) && m < ARRAY_SIZE(logs); k++) {
 			double x = json_object_get_double(json_object_array_get_idx(max, k));
@@ -113,7 +117,7 @@ static size_t pool_add(json_object *root, const char *name, double *pool, size_t
 		}
 	}
 	if (m < 2)
-		err_exit(LL_EXIT_FAIL, "group %s: fewer than 2 measured maxima in the summary", name);
+		err_exit(LL_EXIT_FAIL, "group %s: fewer than 2 values of %s in the summary", name, statistic);
 	qsort(logs, m, sizeof(*logs), cmp_double);
 	mid = m % 2 ? logs[m / 2] : (logs[m / 2 - 1] + logs[m / 2]) / 2;
 	for (k = 0; k < m && n < MAX_POOL; k++)
@@ -143,10 +147,11 @@ int main(int argc, char **argv)
 		{ "reps", required_argument, NULL, OPT_REPS },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "statistic", required_argument, NULL, OPT_STATISTIC },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *groups[16], *summary = NULL;
+	const char *groups[16], *summary = NULL, *statistic = "max_us";
 	size_t ngroups = 0, nsizes = 0, npool = 0, i, s;
 	uint64_t sizes[MAX_SIZES], runs = 2000, seed = 1, v;
 	double log_sd = 0.5, ratio = 2, *pool;
@@ -185,6 +190,11 @@ int main(int argc, char **argv)
 			if (!parse_u64(optarg, 1, UINT64_MAX, &seed))
 				err_exit(LL_EXIT_USAGE, "--seed wants a positive number, got '%s'", optarg);
 			break;
+		case OPT_STATISTIC:
+			if (strcmp(optarg, "max_us") && strcmp(optarg, "block_median_us"))
+				err_exit(LL_EXIT_USAGE, "--statistic wants max_us or block_median_us, got '%s'", optarg);
+			statistic = optarg;
+			break;
 		case OPT_SUMMARY:
 			summary = optarg;
 			break;
@@ -214,13 +224,14 @@ int main(int argc, char **argv)
 		if (!root)
 			err_exit(LL_EXIT_FAIL, "cannot read %s as JSON", summary);
 		for (i = 0; i < ngroups; i++)
-			npool = pool_add(root, groups[i], pool, npool);
+			npool = pool_add(root, groups[i], statistic, pool, npool);
 		json_object_put(root);
 	}
 	rng_state = seed * 0x9E3779B97F4A7C15ull | 1;
 
 	if (npool)
-		printf("# spread: %zu centred log maxima from %zu group(s) of %s, resampled\n", npool, ngroups, summary);
+		printf("# spread: %zu centred logs of %s from %zu group(s) of %s, resampled\n", npool, statistic,
+		       ngroups, summary);
 	else
 		printf("# spread: log maxima ~ normal, sd %.3f\n", log_sd);
 	printf("# change to detect: %.3gx; %llu simulated comparisons per size; seed %llu\n",

@@ -842,6 +842,49 @@ static json_object *json_interval(const struct ratio_ci *ci)
 	return a;
 }
 
+/*
+ * How a group's maximum grows with the pass's length: for k whole seconds
+ * after the window (as many as every measured repetition has, at 2, 4, 9,
+ * 19, 29 and the most), the median over repetitions of the worst of their
+ * first k per-second maxima. What a pass of k + 1 s would have reported,
+ * from the same boots; keyed by k.
+ */
+static json_object *json_max_by_length(const struct run *run, const struct group *g)
+{
+	static const unsigned int lengths[] = { 2, 4, 9, 19, 29, 59 };
+	unsigned int ks[ARRAY_SIZE(lengths) + 1], nk = 0, j;
+	json_object *o;
+	double v[MAX_REPS];
+	size_t i, n, l;
+	char key[16];
+
+	if (!g->n || g->min_blocks < 2)
+		return NULL;
+	for (l = 0; l < ARRAY_SIZE(lengths) && lengths[l] <= g->min_blocks; l++)
+		ks[nk++] = lengths[l];
+	if (ks[nk - 1] != g->min_blocks)
+		ks[nk++] = g->min_blocks;
+	o = json_object_new_object();
+	for (j = 0; j < nk; j++) {
+		for (i = 0, n = 0; i < run->ncells; i++) {
+			const struct cell *c = &run->cells[i];
+			uint64_t m = 0;
+			unsigned int s;
+
+			if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) ||
+			    !cell_measured(c) || !c->has_steady || n == MAX_REPS)
+				continue;
+			for (s = 0; s < ks[j] && s < c->nblocks; s++)
+				if (c->blocks[s] != LL_NO_VALUE && c->blocks[s] > m)
+					m = c->blocks[s];
+			v[n++] = (double)m;
+		}
+		snprintf(key, sizeof(key), "%u", ks[j]);
+		json_object_object_add(o, key, json_object_new_double(median(v, n)));
+	}
+	return o;
+}
+
 static json_object *json_cell(const struct cell *c)
 {
 	json_object *o = json_object_new_object(), *a;
@@ -933,6 +976,7 @@ void report_json(struct run *run)
 		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(g->max_censored));
 		json_object_object_add(o, "startup_max_us", g->steady ? json_values(g->startup_max, g->n) : NULL);
 		json_object_object_add(o, "block_median_us", g->min_blocks ? json_values(g->block_median, g->n) : NULL);
+		json_object_object_add(o, "max_by_length_us", json_max_by_length(run, g));
 		json_object_object_add(o, "wakeups_recorded_after_window", json_object_new_int64((int64_t)g->samples));
 		json_object_object_add(o, "wakeups_due_after_window", g->steady ? json_object_new_int64((int64_t)g->wakeups_due) : NULL);
 		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 22
+tap_plan 24
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -42,6 +42,13 @@ grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (
 tap_result $? "a dead load is left out, with how it ended and the splat, and ranked as the worst"
 grep -q '^| load through the latency pass | .* \*\*died or stalled in 1\*\* (first at 0.0 s) |' "$md"
 tap_result $? "the table says the load died, and when"
+# A section only inside a call site is not that site's; one far longer than
+# every wake-up of its column (local_lock's 219 ms preemptoff section,
+# traced with function tracing on, against 110 ms) is flagged, not a culprit.
+grep -q '| 1716: irqentry_enter (inside squashfs multi-CPU decompressor) |' "$md"
+tap_result $? "a trace that only passes through a call site reads 'inside', not as the site"
+grep -q '| 219358: squashfs_decompress (\*\*flagged\*\*: over 2× the column.s worst wake-up, 109526 µs: no latency pass saw it; not a culprit) |' "$md"
+tap_result $? "a traced section over twice the column's worst wake-up is flagged, without a call site"
 grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"

@@ -22,7 +22,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(82);
+	tap_plan(86);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -40,6 +40,7 @@ int main(void)
 	is_str(c.preemptoff.started, "squashfs_decompress", "ok-squashfs: worst section started at squashfs_decompress");
 	is_str(c.preemptoff.call_site, "squashfs multi-CPU decompressor", "ok-squashfs: attributed to the call site");
 	ok(c.preemptoff.nstack > 0, "ok-squashfs: stack kept");
+	ok(c.preemptoff.at_site, "ok-squashfs: the section opens in the site's boundary function: it is the site's");
 	for (i = 0; i < c.nhits; i++)
 		if (!strcmp(c.hits[i].function, "squashfs_decompress"))
 			hits = c.hits[i].hits;
@@ -180,6 +181,20 @@ int main(void)
 	   c.llbench[2].median_ns > c.llbench[1].median_ns,
 	   "modules-lockdep: llbench: local_lock (%.2f ns) costs more than preempt_disable (%.2f ns)",
 	   c.llbench[2].median_ns, c.llbench[1].median_ns);
+	cell_free(&c);
+	/*
+	 * An interrupt entry that landed in the decompressor (real irqsoff
+	 * trace, local_lock): started at irqentry_enter, squashfs_decompress
+	 * only in the stack. Inside the site, not its section.
+	 */
+	ok(cell_load(&c, "tests/fixtures/run/local_lock/squashfs/rep1", &cs, WINDOW_US) == 0 &&
+	   c.irqsoff.present && !strcmp(c.irqsoff.started, "irqentry_enter"),
+	   "irqsoff in squashfs: a section started at irqentry_enter");
+	ok(!c.irqsoff.at_site && c.irqsoff.call_site &&
+	   !strcmp(c.irqsoff.call_site, "squashfs multi-CPU decompressor"),
+	   "irqsoff in squashfs: found inside the decompressor by its stack, not at it");
+	is_str(c.irqsoff.culprit, "irqentry_enter (inside squashfs multi-CPU decompressor)",
+	       "irqsoff in squashfs: and says so");
 	cell_free(&c);
 	ok(cell_load(&c, FX "no-such-cell", &cs, WINDOW_US) == 1, "a directory without meta is not a cell");
 	cell_free(&c);

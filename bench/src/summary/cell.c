@@ -34,6 +34,21 @@ static void copy_str(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
+/* The comma-separated functions of list appended to site's. */
+static void site_functions_add(struct call_site *site, char *list)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!*trim(tok))
+			continue;
+		site->functions = realloc(site->functions, (site->nfunctions + 1) * sizeof(char *));
+		if (!site->functions)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		site->functions[site->nfunctions++] = strdup(trim(tok));
+	}
+}
+
 int call_sites_load(struct call_sites *cs, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -44,25 +59,25 @@ int call_sites_load(struct call_sites *cs, const char *path)
 	if (!f)
 		return -1;
 	while (getline(&line, &cap, f) >= 0) {
-		char *bar = strchr(line, '|'), *tok, *save = NULL;
+		char *bar = strchr(line, '|'), *inside;
 		struct call_site *site;
 
 		if (line[0] == '#' || !bar)
 			continue;
 		*bar = '\0';
+		inside = strchr(bar + 1, '|');
+		if (inside)
+			*inside++ = '\0';
 		cs->sites = realloc(cs->sites, (cs->count + 1) * sizeof(*cs->sites));
 		if (!cs->sites)
 			err_exit(LL_EXIT_FAIL, "out of memory");
 		site = &cs->sites[cs->count++];
 		memset(site, 0, sizeof(*site));
 		site->name = strdup(trim(line));
-		for (tok = strtok_r(bar + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			site->functions = realloc(site->functions,
-						  (site->nfunctions + 1) * sizeof(char *));
-			if (!site->functions)
-				err_exit(LL_EXIT_FAIL, "out of memory");
-			site->functions[site->nfunctions++] = strdup(trim(tok));
-		}
+		site_functions_add(site, bar + 1);
+		site->nboundary = site->nfunctions;
+		if (inside)
+			site_functions_add(site, inside);
 	}
 	free(line);
 	fclose(f);
@@ -83,12 +98,13 @@ void call_sites_free(struct call_sites *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
-static const char *call_site_of(const struct call_sites *cs, const char *function)
+/* The call site function is one of (a boundary one only, with boundary_only), or NULL. */
+static const char *call_site_of(const struct call_sites *cs, const char *function, bool boundary_only)
 {
 	unsigned int i, j;
 
 	for (i = 0; cs && i < cs->count; i++)
-		for (j = 0; j < cs->sites[i].nfunctions; j++)
+		for (j = 0; j < (boundary_only ? cs->sites[i].nboundary : cs->sites[i].nfunctions); j++)
 			if (strcmp(cs->sites[i].functions[j], function) == 0)
 				return cs->sites[i].name;
 	return NULL;
@@ -684,14 +700,23 @@ int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *
 	free(line);
 	fclose(f);
 
-	/* Attribute: the section's ends first, then its callers. */
-	t->call_site = t->started[0] ? call_site_of(cs, t->started) : NULL;
+	/*
+	 * Attribute: a section that opens or closes in a site's boundary
+	 * function is that site's; one whose stack merely passes through a
+	 * site (an interrupt entry that landed in squashfs_decompress) only
+	 * happened inside it.
+	 */
+	t->call_site = t->started[0] ? call_site_of(cs, t->started, true) : NULL;
 	if (!t->call_site && t->ended[0])
-		t->call_site = call_site_of(cs, t->ended);
+		t->call_site = call_site_of(cs, t->ended, true);
+	t->at_site = t->call_site != NULL;
 	for (i = 0; !t->call_site && i < t->nstack; i++)
-		t->call_site = call_site_of(cs, t->stack[i]);
-	if (t->call_site)
+		t->call_site = call_site_of(cs, t->stack[i], false);
+	if (t->at_site)
 		snprintf(t->culprit, sizeof(t->culprit), "%s → %s",
+			 t->started[0] ? t->started : "?", t->call_site);
+	else if (t->call_site)
+		snprintf(t->culprit, sizeof(t->culprit), "%s (inside %s)",
 			 t->started[0] ? t->started : "?", t->call_site);
 	else
 		copy_str(t->culprit, sizeof(t->culprit), t->started[0] ? t->started : "?");

@@ -17,11 +17,11 @@
 /* A second of a time series with no data. */
 #define LL_NO_VALUE UINT64_MAX
 
-/* A call site of kernels/call-sites. */
+/* A call site of kernels/call-sites: the functions that open or close its section, and those inside it. */
 struct call_site {
 	char *name;
-	char **functions;
-	unsigned int nfunctions;
+	char **functions;		/* boundary functions first, then inside ones */
+	unsigned int nfunctions, nboundary;
 };
 
 struct call_sites {
@@ -39,7 +39,13 @@ struct trace_worst {
 	char stack[8][128];	/* innermost first, as the kernel prints it */
 	unsigned int nstack;
 	const char *call_site;	/* from kernels/call-sites, or NULL */
-	char culprit[160];	/* "started_at -> call site" for the reader */
+	/*
+	 * The section opens or closes in one of call_site's boundary
+	 * functions (it is that site's section); false with a call_site: a
+	 * stack frame matched, the section only happened inside the site.
+	 */
+	bool at_site;
+	char culprit[200];	/* "started_at → call site", or "started_at (inside call site)" */
 };
 
 #define LOAD_MAX_SECONDS 600

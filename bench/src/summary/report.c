@@ -278,6 +278,21 @@ static bool trace_longer_than_pass(const struct cell *c, const struct trace_wors
 }
 
 /*
+ * A traced section that lasted more than TRACE_LATENCY_FACTOR times the
+ * worst wake-up any latency pass of its column saw (cyclictest's whole-pass
+ * maximum): a section that long on the measured CPU delays a wake-up by
+ * nearly its length (one comes every 200 µs), so no latency pass met it,
+ * and the tracer's pass (another boot for later repetitions, another pass
+ * for the first) is not evidence for the column's latency. Flagged, never
+ * shown as a culprit.
+ */
+#define TRACE_LATENCY_FACTOR 2
+bool trace_beyond_latency(const struct group *g, const struct trace_worst *t)
+{
+	return g->n && (double)t->max_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
+}
+
+/*
  * How many of the workload's target functions the verification pass hit, in
  * the first repetition that has one, naming those it did not: the call sites
  * a column's latency figures actually stand for.
@@ -410,12 +425,17 @@ static void md_row(FILE *f, const struct run *run, const char *workload, enum md
 		case ROW_IRQSOFF:
 			t = what == ROW_PREEMPTOFF ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
 						   : (g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
-			if (t)
-				fprintf(f, " %llu: %s%s |", (unsigned long long)t->max_us, t->culprit,
-					trace_longer_than_pass(what == ROW_PREEMPTOFF ? g->preemptoff_cell : g->irqsoff_cell, t) ?
-					" (longer than the pass was to last: the guest stalled; see the cell's console)" : "");
-			else
+			if (!t)
 				fprintf(f, " – |");
+			else if (trace_longer_than_pass(what == ROW_PREEMPTOFF ? g->preemptoff_cell : g->irqsoff_cell, t))
+				fprintf(f, " %llu: %s (longer than the pass was to last: the guest stalled; see the cell's console) |",
+					(unsigned long long)t->max_us, t->started[0] ? t->started : "?");
+			else if (trace_beyond_latency(g, t))
+				fprintf(f, " %llu: %s (**flagged**: over %u× the column's worst wake-up, %.0f µs: no latency pass saw it; not a culprit) |",
+					(unsigned long long)t->max_us, t->started[0] ? t->started : "?",
+					TRACE_LATENCY_FACTOR, g->latency_max_us);
+			else
+				fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
 			break;
 		case ROW_SPLATS: fprintf(f, " %u |", g->findings); break;
 		case ROW_TARGETS: md_targets_reached(f, g); break;
@@ -706,6 +726,7 @@ static json_object *json_trace(const struct trace_worst *t)
 	json_object_object_add(o, "started_at", json_object_new_string(t->started));
 	json_object_object_add(o, "ended_at", json_object_new_string(t->ended));
 	json_object_object_add(o, "call_site", t->call_site ? json_object_new_string(t->call_site) : NULL);
+	json_object_object_add(o, "at_call_site", json_object_new_boolean(t->at_site));
 	return o;
 }
 
@@ -985,6 +1006,11 @@ void report_json(struct run *run)
 		json_object_object_add(o, "median_max_us", json_object_new_double(median(g->max, g->n)));
 		json_object_object_add(o, "preemptoff_worst_us", json_object_new_int64((int64_t)g->preemptoff_us));
 		json_object_object_add(o, "irqsoff_worst_us", json_object_new_int64((int64_t)g->irqsoff_us));
+		json_object_object_add(o, "preemptoff_flagged", json_object_new_boolean(
+			g->preemptoff_cell && trace_beyond_latency(g, &g->preemptoff_cell->preemptoff)));
+		json_object_object_add(o, "irqsoff_flagged", json_object_new_boolean(
+			g->irqsoff_cell && trace_beyond_latency(g, &g->irqsoff_cell->irqsoff)));
+		json_object_object_add(o, "latency_max_us", json_object_new_double(g->latency_max_us));
 		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
 		json_object_array_add(groups, o);
 	}

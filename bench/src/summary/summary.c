@@ -250,6 +250,8 @@ static void group_add_cell(struct group *g, const struct cell *c)
 	bool over;
 	size_t k;
 
+	if ((double)c->max_us > g->latency_max_us)
+		g->latency_max_us = (double)c->max_us;
 	g->max[g->n] = (double)(c->has_steady ? c->steady_max_us : c->max_us);
 	g->block_median[g->n] = c->has_steady && c->nblocks ? (double)c->block_median_us : NAN;
 	if (!g->n || (c->has_steady ? c->nblocks : 0) < g->min_blocks)

@@ -28,6 +28,7 @@ struct group {
 	double max[MAX_REPS], startup_max[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS], p999[MAX_REPS];
 	double block_median[MAX_REPS];	/* typical worst second (cell.h: blocks) */
 	unsigned int min_blocks;	/* the fewest steady seconds of a measured repetition */
+	double latency_max_us;		/* cyclictest's whole-pass maximum over the measured repetitions */
 	bool max_censored;		/* some max is a lower bound (a thread stopped waking) */
 	bool steady;			/* every measured repetition had its sample stream */
 	bool overflowed;
@@ -104,6 +105,7 @@ const struct comparison_def *comparison_def_find(const struct run *run, const ch
 						 const char *workload);
 const char *expectation_name(enum expectation e);
 bool workload_is_modules_only(const struct run *run, const char *workload);
+bool trace_beyond_latency(const struct group *g, const struct trace_worst *t);
 /* A ratio for people: two decimals (three below 0.1), "∞" when unbounded. */
 const char *ratio_str(char *buf, size_t size, double x);
 struct group *group_find(struct run *run, const char *variant, const char *workload);

@@ -474,15 +474,6 @@ static void md_series(FILE *f, const struct run *run, const char *workload)
 		fputc('\n', f);
 }
 
-static const char *const expect_words[] = {
-	[EXPECT_OPEN] = "open (exploratory)",
-	[EXPECT_SAME] = "the same",
-	[EXPECT_LOWER] = "lower",
-	[EXPECT_HIGHER] = "higher",
-	[EXPECT_NOT_HIGHER] = "lower or the same",
-	[EXPECT_NOT_LOWER] = "higher or the same",
-};
-
 /* A ratio with its interval as a table cell ("–" without one). */
 static void md_interval(FILE *f, const struct ratio_ci *ci)
 {
@@ -543,7 +534,7 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		else
 			fprintf(f, " – |");
 		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
-			cmp->verdict, expect_words[cmp->def->expect], cmp->def->why);
+			cmp->verdict, expectation_words(cmp->def->expect), cmp->def->why);
 	}
 	fprintf(f, "\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir, workload);
 	md_series(f, run, workload);

@@ -349,18 +349,26 @@ static size_t bar_fields(char *line, char **fields, size_t max)
 	return n;
 }
 
-static const char *const expectation_names[] = {
-	[EXPECT_OPEN] = "open",
-	[EXPECT_SAME] = "same",
-	[EXPECT_LOWER] = "lower",
-	[EXPECT_HIGHER] = "higher",
-	[EXPECT_NOT_HIGHER] = "not-higher",
-	[EXPECT_NOT_LOWER] = "not-lower",
+/* Each expectation: its name in bench/comparisons (and summary.json), and in words. */
+static const struct {
+	const char *name, *words;
+} expectations[] = {
+	[EXPECT_OPEN] = { "open", "open (exploratory)" },
+	[EXPECT_SAME] = { "same", "the same" },
+	[EXPECT_LOWER] = { "lower", "lower" },
+	[EXPECT_HIGHER] = { "higher", "higher" },
+	[EXPECT_NOT_HIGHER] = { "not-higher", "lower or the same" },
+	[EXPECT_NOT_LOWER] = { "not-lower", "higher or the same" },
 };
 
 const char *expectation_name(enum expectation e)
 {
-	return expectation_names[e];
+	return expectations[e].name;
+}
+
+const char *expectation_words(enum expectation e)
+{
+	return expectations[e].words;
 }
 
 /* "A | B | workload | expected | why" lines (bench/comparisons). */
@@ -382,10 +390,10 @@ static void comparisons_load(struct run *run, const char *path)
 			continue;
 		if (n != 5)
 			err_exit(LL_EXIT_FAIL, "%s:%zu: want 'A | B | workload | expected | why'", path, lineno);
-		for (e = 0; e < ARRAY_SIZE(expectation_names); e++)
-			if (!strcmp(field[3], expectation_names[e]))
+		for (e = 0; e < ARRAY_SIZE(expectations); e++)
+			if (!strcmp(field[3], expectations[e].name))
 				break;
-		if (e == ARRAY_SIZE(expectation_names))
+		if (e == ARRAY_SIZE(expectations))
 			err_exit(LL_EXIT_FAIL, "%s:%zu: unknown expectation '%s' (open, same, lower, higher, not-higher, not-lower)",
 				 path, lineno, field[3]);
 		run->defs = realloc(run->defs, (run->ndefs + 1) * sizeof(*d));

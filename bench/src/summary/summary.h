@@ -104,6 +104,7 @@ const char *cell_left_out(const struct cell *c);
 const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
 						 const char *workload);
 const char *expectation_name(enum expectation e);
+const char *expectation_words(enum expectation e);
 bool workload_is_modules_only(const struct run *run, const char *workload);
 bool trace_beyond_latency(const struct group *g, const struct trace_worst *t);
 /* A ratio for people: two decimals (three below 0.1), "∞" when unbounded. */

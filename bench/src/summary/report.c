@@ -658,7 +658,10 @@ static void md_modules(FILE *f, const struct run *run)
 	fprintf(f, " yes, except on PREEMPT_RT (a per-CPU spinlock_t there) |\n\n");
 
 	fprintf(f, "`llbench`: ns per lock/unlock pair, median [min–max] over %u rounds of %u pairs "
-		"(under tcg-icount: instruction time).\n\n| operation |",
+		"(under tcg-icount: instruction time). Every measured kernel carries the preemptoff and "
+		"irqsoff tracers (`CONFIG_TRACE_PREEMPT_TOGGLE=y`), which turn each `preempt_disable()` / "
+		"`preempt_enable()` into out-of-line calls with tracing hooks: these figures include that "
+		"cost, against an empty section of a few ns.\n\n| operation |",
 		first->nllbench ? first->llbench[0].rounds : 0,
 		first->nllbench ? first->llbench[0].iterations : 0);
 	md_variant_columns(f, run, NULL);

@@ -5,7 +5,8 @@
 # Usage: gnuplot -e "data='RUN/plot-data/hist-W.dat'; out='RUN/plots/hist-W'; \
 #                    title='...'" plots/hist.gp
 # The data file has one block per variant (separated by two blank lines), each
-# starting with a "<variant> samples" line, then "latency_us count" lines.
+# starting with a "<variant> samples" line, then "bin-start-us samples-per-us"
+# lines (1 us bins below 1 ms, three significant digits above).
 # Writes out.png and out.svg.
 
 if (!exists("data") || !exists("out")) { print "hist.gp: set data and out"; exit status 2 }
@@ -16,10 +17,10 @@ blocks = STATS_blocks
 
 set title title noenhanced
 set xlabel "latency (µs)"
-set ylabel "samples"
+set ylabel "samples per µs"
 set logscale xy
 set xrange [1:*]
-set yrange [0.8:*]
+set yrange [*:*]
 set grid
 set key outside right top noenhanced
 

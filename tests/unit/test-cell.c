@@ -22,7 +22,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(86);
+	tap_plan(88);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -155,6 +155,12 @@ int main(void)
 	   "dead-load-baseline-rt-lru: and quotes the splat that came with it");
 	ok(c.load.nseconds == 30 && c.load.ops[0] <= 1 && c.load.ops[5] == 0,
 	   "dead-load-baseline-rt-lru: no operations through the pass");
+	cell_free(&c);
+	/* The same on zram (ref-20261203-6): swap-in's folio batch takes the sleeping lru_lock. */
+	ok(cell_load(&c, FX "dead-load-baseline-rt-zram", &cs, WINDOW_US) == 0 && c.has_latency &&
+	   c.load.verdict == LOAD_DEAD, "dead-load-baseline-rt-zram: the load is dead (verdict %d)", c.load.verdict);
+	ok(strstr(c.load.reason, "killed by signal 11") != NULL && strstr(c.load.reason, "BUG: scheduling while atomic") != NULL,
+	   "dead-load-baseline-rt-zram: killed by SIGSEGV after scheduling while atomic (%s)", c.load.reason);
 	cell_free(&c);
 	ok(cell_load(&c, FX "load-stalled", &cs, WINDOW_US) == 0 && c.load.verdict == LOAD_DEAD,
 	   "load-stalled: a load that did nothing for 2 s of the pass is not alive");

@@ -1186,10 +1186,34 @@ static void plot_series(struct run *run)
 	report_close(list, run, "plot-data/series");
 }
 
+/*
+ * A histogram for a log-scale plot: 1 µs buckets below 1000 µs, then bins of
+ * three significant digits (10 µs up to 10 ms, 100 µs up to 100 ms, ...),
+ * as "bin-start samples-per-µs". The corrected histograms hold a value for
+ * every skipped period, tens of thousands of distinct ones per stall, which
+ * drawn one point each made a 20 MB SVG.
+ */
+static void hist_write_binned(FILE *f, const struct histogram *h)
+{
+	size_t k = 0, width, start;
+
+	while (k < h->buckets) {
+		unsigned long long n = 0;
+
+		for (width = 1; k >= 1000 * width; width *= 10)
+			;
+		start = k - k % width;
+		for (; k < start + width && k < h->buckets; k++)
+			n += h->count[k];
+		if (n)
+			fprintf(f, "%zu %g\n", start, (double)n / (double)width);
+	}
+}
+
 void report_plot_data(struct run *run)
 {
 	char path[4096], name[512];
-	size_t v, w, k;
+	size_t v, w;
 
 	snprintf(path, sizeof(path), "%s/plot-data", run->dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
@@ -1220,9 +1244,7 @@ void report_plot_data(struct run *run)
 				fputs("\n\n", f);
 			}
 			fprintf(f, "%s samples\n", g->variant);
-			for (k = 0; k < g->hist.buckets; k++)
-				if (g->hist.count[k])
-					fprintf(f, "%zu %llu\n", k, (unsigned long long)g->hist.count[k]);
+			hist_write_binned(f, &g->hist);
 		}
 		if (f)
 			report_close(f, run, name);

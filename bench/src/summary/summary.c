@@ -506,12 +506,16 @@ static bool contradicts(enum expectation e, double lo, double hi)
 /* "x", or "∞" for an unbounded end, into buf. */
 const char *ratio_str(char *buf, size_t size, double x)
 {
-	if (isinf(x))
+	int decimals = 2;
+
+	if (isinf(x)) {
 		snprintf(buf, size, "∞");
-	else if (x < 0.1)
-		snprintf(buf, size, "%.3f", x);
-	else
-		snprintf(buf, size, "%.2f", x);
+		return buf;
+	}
+	/* Two significant digits below 0.1 (rt against a 52 ms section is ~1e-4), no exponent. */
+	if (x > 0 && x < 0.1)
+		decimals = (int)ceil(-log10(x)) + 1;
+	snprintf(buf, size, "%.*f", decimals > 12 ? 12 : decimals, x);
 	return buf;
 }
 

@@ -107,7 +107,7 @@ const char *expectation_name(enum expectation e);
 const char *expectation_words(enum expectation e);
 bool workload_is_modules_only(const struct run *run, const char *workload);
 bool trace_beyond_latency(const struct group *g, const struct trace_worst *t);
-/* A ratio for people: two decimals (three below 0.1), "∞" when unbounded. */
+/* A ratio for people: two decimals (two significant digits below 0.1), "∞" when unbounded. */
 const char *ratio_str(char *buf, size_t size, double x);
 struct group *group_find(struct run *run, const char *variant, const char *workload);
 const char *scenario_expectation(const struct run *run, const char *scenario);

@@ -161,6 +161,8 @@ tap_result $? "summary of the smoke run"
 # none unknown (the guest wrote the pass's window and the load's state).
 n=$(grep -cE '"verdict":"(dead|unknown)"' "$run/summary.json" 2>/dev/null)
 tap_is "$n" 0 "summary: every load ran through its latency pass (progress lines, window, alive)"
+[ "$n" = 0 ] || grep -A3 '^## Repetitions left out' -A20 "$run/summary.md" | sed 's/^/# /'
+[ "$n" = 0 ] || grep -h 'locklat-progress' "$run"/*/*/rep1/guest/workload-latency.out | sed 's/^/# /' | tail -n 40
 n=$(grep -c '^## Workload' "$run/summary.md" 2>/dev/null)
 tap_is "$n" "$(( ${#workloads[@]} - 1 ))" "summary.md has a section per latency workload"
 # The modules table: a row per scenario, each cell filled for this variant.

@@ -135,9 +135,12 @@ static int hugetlb_round(struct hugetlb_rounds *r, unsigned int order)
 
 	if (!fragment)
 		return -1;
+	/* Each step is progress: on one vCPU a round can take over a second. */
+	wl_progress(1);
 	free_blocks = buddy_free_blocks("/proc/buddyinfo", order);
 	want = free_blocks + POOL_EXTRA;
 	asked = proc_write_u64(nr_hugepages_path, want);
+	wl_progress(1);
 	counted = read_u64_file(nr_hugepages_path, &got);
 	/* Empty the pool whatever happened: its pages are the guest's memory. */
 	if (!proc_write_u64(nr_hugepages_path, 0) && !asked && !counted) {

@@ -631,12 +631,20 @@ int load_state_load(struct load_state *l, const char *guest_dir, bool has_worklo
 			if (c > o)
 				l->ops[s] += (uint64_t)((double)(ops[i + 1] - ops[i]) * (c - o) / (b - a) + 0.5);
 		}
-		/*
-		 * A second or more without progress inside the pass: the load
-		 * stalled there (both lines in the pass, or around its start).
-		 */
-		if (ops[i + 1] == ops[i] && b > start && a < end && b - a >= 0.9 && stall_from < 0)
-			stall_from = a > start ? a : start;
+	}
+	/*
+	 * No operation for two reporting intervals (~2 s) or more inside the
+	 * pass: the load stalled there. One interval is not enough: a single
+	 * operation may take over a second (an lru compaction round on one
+	 * vCPU), which is the load working, not stopped.
+	 */
+	for (i = 0; i + 1 < n && stall_from < 0; i++) {
+		size_t j = i;
+
+		while (j + 1 < n && ops[j + 1] == ops[i])
+			j++;
+		if (j > i && t_s[j] - t_s[i] >= 1.9 && t_s[j] > start && t_s[i] < end)
+			stall_from = t_s[i] > start ? t_s[i] : start;
 	}
 	snprintf(path, sizeof(path), "%s/workload-latency.status", guest_dir);
 	exit_how(how, sizeof(how), path);
@@ -660,7 +668,7 @@ int load_state_load(struct load_state *l, const char *guest_dir, bool has_worklo
 		l->verdict = LOAD_DEAD;
 		l->died_at_s = stall_from - start;
 		snprintf(l->reason, sizeof(l->reason),
-			 "the workload stalled %.1f s into the pass (no operation for a second or more)", l->died_at_s);
+			 "the workload stalled %.1f s into the pass (no operation for two seconds or more)", l->died_at_s);
 	} else {
 		l->verdict = LOAD_ALIVE;
 	}

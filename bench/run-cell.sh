@@ -19,6 +19,8 @@
 #                     host CPUs (default 0..N-1)
 #   --mem MIB         guest memory (default 512)
 #   --allow-overcommit  more vCPUs than host CPUs to pin to
+#   --function-trace  record every function inside the tracers' sections
+#                     (off by default: under icount it lengthens them)
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
 #                     12x the guest work plus two minutes)
 #   --silence S       wall seconds without a line of the guest's init after
@@ -42,11 +44,12 @@ set -euo pipefail
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
 passes='latency preemptoff irqsoff verify' accel=auto cpus='' pin='' mem=512
-deadline='' initramfs='' step_budget='' silence_s=''
+deadline='' initramfs='' step_budget='' silence_s='' function_trace=0
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
+	--function-trace) function_trace=1; shift; continue ;;
 	-h | --help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
 	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
@@ -169,7 +172,8 @@ job_write() {
 			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
 			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
 			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}" \
-			heartbeat "$LOCKLAT_HEARTBEAT_S"
+			heartbeat "$LOCKLAT_HEARTBEAT_S" \
+			function_trace "$function_trace"
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)
@@ -292,6 +296,7 @@ kv_write "$meta" \
 	rep "$rep" \
 	duration_s "$duration" \
 	trace_duration_s "$trace_duration" \
+	function_trace "$function_trace" \
 	hist_range_us "$LOCKLAT_HIST_RANGE_US" \
 	interval_us "$LOCKLAT_INTERVAL_US" \
 	warmup_s "$warmup" \

@@ -22,7 +22,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(88);
+	tap_plan(92);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -202,6 +202,32 @@ int main(void)
 	is_str(c.irqsoff.culprit, "irqentry_enter (inside squashfs multi-CPU decompressor)",
 	       "irqsoff in squashfs: and says so");
 	cell_free(&c);
+	/*
+	 * One cell configuration traced with function tracing off and on
+	 * (baseline squashfs, 1 vCPU, the same 52.7 ms decompression): off,
+	 * the section is as long as the latency pass's worst wake-up; on, the
+	 * tracer's own recording of ~2.3 M function entries nearly doubles it.
+	 */
+	{
+		uint64_t off_us = 0, off_lat = 0;
+
+		ok(cell_load(&c, FX "ftrace-off-baseline-squashfs", &cs, WINDOW_US) == 0 && c.preemptoff.present &&
+		   !strcmp(kv_str(&c.meta, "function_trace", ""), "0"), "ftrace-off: a traced cell without function tracing");
+		off_us = c.preemptoff.max_us;
+		off_lat = c.max_us;
+		ok(off_us >= off_lat && off_us < off_lat + off_lat / 100,
+		   "ftrace-off: the section (%llu us) is the latency pass's worst wake-up (%llu us) within 1%%",
+		   (unsigned long long)off_us, (unsigned long long)off_lat);
+		cell_free(&c);
+		ok(cell_load(&c, FX "ftrace-on-baseline-squashfs", &cs, WINDOW_US) == 0 && c.preemptoff.present &&
+		   !strcmp(kv_str(&c.meta, "function_trace", ""), "1") &&
+		   !strcmp(c.preemptoff.started, "squashfs_decompress"),
+		   "ftrace-on: the same section with function tracing");
+		ok(c.preemptoff.max_us > off_us * 3 / 2 && c.max_us < off_lat + off_lat / 100,
+		   "ftrace-on: the tracer lengthens it to %llu us while the latency pass saw %llu us",
+		   (unsigned long long)c.preemptoff.max_us, (unsigned long long)c.max_us);
+		cell_free(&c);
+	}
 	ok(cell_load(&c, FX "no-such-cell", &cs, WINDOW_US) == 1, "a directory without meta is not a cell");
 	cell_free(&c);
 	call_sites_free(&cs);

@@ -31,7 +31,13 @@ wait_until() {
 }
 guest_running() { pgrep -f -- "qemu-system-x86_64 .*$out/" >/dev/null; }
 nothing_running() { ! pgrep -f -- "$out/" >/dev/null; }
-rep1_done_rep2_running() { [ -f "$cells/rep1/meta" ] && pgrep -f -- "qemu-system-x86_64 .*$cells/rep2" >/dev/null; }
+# The cells run in a shuffled order (run-matrix.sh writes it to $out/order
+# before the first cell): first and second are rep<N> in that order.
+order_read() {
+	first=rep$(awk '!/^#/ { print $3; exit }' "$out/order" 2>/dev/null)
+	second=rep$(awk '!/^#/ && ++n == 2 { print $3; exit }' "$out/order" 2>/dev/null)
+}
+first_done_second_running() { [ -f "$cells/$first/meta" ] && pgrep -f -- "qemu-system-x86_64 .*$cells/$second" >/dev/null; }
 
 # 1. SIGKILL during the first cell's guest.
 "$root/run-matrix.sh" "${args[@]}" >"$tmp/run1.log" 2>&1 &
@@ -44,14 +50,15 @@ wait_until 10 nothing_running
 tap_result $? "SIGKILL: no cell script, qemu.sh or QEMU is left behind"
 flock -n "$out/.lock" true
 tap_result $? "SIGKILL: the output lock is free"
-[ -d "$cells/rep1.partial" ] && [ ! -e "$cells/rep1" ]
-tap_result $? "SIGKILL: the interrupted cell is left partial, not complete"
+order_read
+[ -d "$cells/$first.partial" ] && [ ! -e "$cells/$first" ]
+tap_result $? "SIGKILL: the interrupted cell ($first, first in $out/order) is left partial, not complete"
 
 # 2. SIGTERM once the first cell is complete and the second one's guest runs.
 "$root/run-matrix.sh" "${args[@]}" >"$tmp/run2.log" 2>&1 &
 pid=$!
-wait_until 400 rep1_done_rep2_running
-tap_result $? "second run: rep1 done, rep2's guest running"
+wait_until 400 first_done_second_running
+tap_result $? "second run: $first done, $second's guest running"
 kill -TERM "$pid"
 wait "$pid"
 tap_is "$?" 130 "SIGTERM: run-matrix.sh exits 130"
@@ -59,14 +66,14 @@ grep -q 'interrupted: complete cells are kept; run again with --out' "$tmp/run2.
 tap_result $? "SIGTERM: it says how to resume"
 wait_until 10 nothing_running
 tap_result $? "SIGTERM: no QEMU is left behind"
-started=$(kv_get "$cells/rep1/meta" started)
+started=$(kv_get "$cells/$first/meta" started)
 
 # 3. The same command again finishes the run.
 "$root/run-matrix.sh" "${args[@]}" >"$tmp/run3.log" 2>&1
 tap_result $? "third run completes"
-tap_like "$(cat "$tmp/run3.log")" "cell 1/2 $variant/idle/rep1: kept" "the complete cell is kept"
-tap_is "$(kv_get "$cells/rep1/meta" started)" "$started" "and not redone"
-tap_is "$(kv_get "$cells/rep2/meta" complete)" 1 "the interrupted cell is redone, complete"
+tap_like "$(cat "$tmp/run3.log")" "cell 1/2 $variant/idle/$first: kept" "the complete cell is kept (the order is kept too)"
+tap_is "$(kv_get "$cells/$first/meta" started)" "$started" "and not redone"
+tap_is "$(kv_get "$cells/$second/meta" complete)" 1 "the interrupted cell is redone, complete"
 [ ! -e "$cells/rep2.partial" ] && [ ! -e "$cells/rep1.partial" ]
 tap_result $? "no partial cell is left"
 grep -q '^2 complete cells' "$out/summary.md"

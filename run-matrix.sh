@@ -4,7 +4,8 @@
 # every cell of variants x workloads x repetitions, then summary and plots.
 #
 # Usage: ./run-matrix.sh [options]
-#   --variants LIST   comma-separated, or "all" (default: all, see kernels/variants/)
+#   --variants LIST   comma-separated, or "all" (default: every variant of
+#                     kernels/variants/ but those whose file says matrix=no)
 #   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru,modules)
 #   --duration S      guest seconds of each latency pass (default 10: the
 #                     typical worst second needs ~9 whole seconds after the
@@ -25,9 +26,10 @@
 #   --dry-run         print the plan and the estimated time, change nothing
 #   -h, --help        this text
 #
-# Repetition 1 of each cell runs all passes (latency, preemptoff, irqsoff,
-# verify); later repetitions run the latency pass only: the statistics need
-# repeated maxima, the tracers' worst section and the path check do not. The
+# Repetition 1 of each cell runs all passes (LOCKLAT_PASSES: latency,
+# timerlat, preemptoff, irqsoff, verify); later repetitions run the latency
+# pass only: the statistics need repeated maxima, the traces and the path
+# proof do not. The
 # modules workload is one cell per variant running the kernel modules of
 # kernels/modules (built here against each variant).
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
@@ -99,6 +101,8 @@ list_select() {
 mapfile -t all_variants < <(known_variants)
 mapfile -t all_workloads < <(known_workloads)
 list_select variants variants "$variants_opt" "${all_variants[@]}"
+# "all": the matrix's variants (a variant file may say matrix=no).
+[ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
 list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
 cpus=${cpus:-$(default_vcpus "$accel")}
@@ -148,7 +152,9 @@ history_load() {
 history_load
 cell_seconds() { # VARIANT WORKLOAD REP
 	local guest=$((duration + warmup)) kind=later
-	[ "$3" -eq 1 ] && guest=$((guest + 3 * (trace_duration + warmup))) kind=first
+	# A first repetition adds its other passes, each a warm-up and a trace
+	# duration, and the verify pass's idle control (one more trace duration).
+	[ "$3" -eq 1 ] && guest=$((guest + ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration)) kind=first
 	echo "${history_seconds[$1/$2/$kind]:-$(( guest * factor + 15 ))}"
 }
 # A tree written by another result layout is not mixed with this one's cells.
@@ -321,7 +327,7 @@ for cell in "${cells[@]}"; do
 		wait -n || true
 	done
 	pin=$(seq -s, $((s * per_cell)) $((s * per_cell + per_cell - 1)))
-	passes='latency preemptoff irqsoff verify'
+	passes=$LOCKLAT_PASSES
 	[ "$r" -gt 1 ] && passes=latency
 	[ "$WORKLOAD_SETUP" = modules ] && passes=modules
 	progress matrix "cell $i/${#cells[@]} $v/$w/rep$r on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"

@@ -5,7 +5,7 @@
 # Usage: bench/mkinitramfs.sh [--print-inputs]
 #
 # Contents: busybox (static) and its applets, the guest init, the host's
-# cyclictest, stress-ng and trace-cmd with every shared library ldd names and
+# cyclictest, stress-ng, trace-cmd and rtla with every shared library ldd names and
 # the dynamic loader, the workload binaries from build/guest-bin/ and the
 # workload list. The image is build/initramfs/initramfs-<hash>.cpio.gz where
 # <hash> covers the content of every input file, so any changed input makes a
@@ -14,12 +14,15 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-# Host programs the guest runs, by absolute path.
-host_programs=(/usr/bin/cyclictest /usr/bin/stress-ng /usr/bin/trace-cmd)
+# Host programs the guest runs, by absolute path: Debian's, and rtla, which
+# kernels/build.sh builds from the kernel tree (Debian's is 6.1).
+rtla=$LOCKLAT_BUILD/rtla/rtla
+host_programs=(/usr/bin/cyclictest /usr/bin/stress-ng /usr/bin/trace-cmd "$rtla")
 busybox=/bin/busybox
 guest_bin=$LOCKLAT_BUILD/guest-bin
 out_dir=$LOCKLAT_BUILD/initramfs
 
+[ -x "$rtla" ] || err_exit "$rtla not found: run 'make kernels' (it builds rtla from the same tree)"
 for p in "$busybox" "${host_programs[@]}"; do
 	[ -x "$p" ] || err_exit "$p not found: run 'make deps'"
 done

@@ -11,8 +11,9 @@
 #   --trace-duration S  seconds of each tracer and verification pass (default:
 #                     the latency pass's)
 #   --warmup S        seconds the workload runs before a pass measures (default 2)
-#   --passes LIST     space-separated, from: latency preemptoff irqsoff verify
-#                     (default: all four)
+#   --passes LIST     space-separated, from: latency timerlat preemptoff
+#                     irqsoff verify modules (default: all but modules;
+#                     LOCKLAT_PASSES in lib/common.sh)
 #   --rep N           repetition number recorded in meta (default 1)
 #   --accel A         auto (default), kvm, tcg-icount, tcg
 #   --cpus N          vCPUs (default: 1 under tcg-icount, else 2); --pin LIST
@@ -43,7 +44,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
-passes='latency preemptoff irqsoff verify' accel=auto cpus='' pin='' mem=512
+passes=$LOCKLAT_PASSES accel=auto cpus='' pin='' mem=512
 deadline='' initramfs='' step_budget='' silence_s='' function_trace=0
 overcommit=()
 while [ $# -gt 0 ]; do
@@ -95,9 +96,7 @@ positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$step_budget" ] || positive_int step-budget "$step_budget" "$CELL_EXIT_USAGE"
 [ -z "$silence_s" ] || positive_int silence "$silence_s" "$CELL_EXIT_USAGE"
 for p in $passes; do
-	case $p in latency | preemptoff | irqsoff | verify | modules) ;;
-	*) usage_error "unknown pass '$p' (latency, preemptoff, irqsoff, verify, modules)" ;;
-	esac
+	is_pass "$p" || usage_error "unknown pass '$p' (known: $LOCKLAT_PASSES_KNOWN)"
 done
 if [ -n "$workload" ] && ! workload_load "$workload"; then
 	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
@@ -173,7 +172,8 @@ job_write() {
 			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
 			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}" \
 			heartbeat "$LOCKLAT_HEARTBEAT_S" \
-			function_trace "$function_trace"
+			function_trace "$function_trace" \
+			timerlat_floor_us "$LOCKLAT_TIMERLAT_FLOOR_US"
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)

@@ -4,14 +4,15 @@
 #
 # Usage: kernels/build.sh [-j JOBS] [--list] [--only TARGETS] [VARIANT...]
 #
-# For each variant (a file in kernels/variants/; all of them when none is
-# named): extract the pristine tree once, apply the variant's patch series into
+# For each variant (a file in kernels/variants/; when none is named, those
+# the matrix runs: all but the ones whose file says matrix=no): extract the pristine tree once, apply the variant's patch series into
 # a shared per-series tree, merge its Kconfig fragments onto allnoconfig with
 # the tree's merge_config.sh, check that every requested option stuck, build
 # bzImage out of tree with ccache, and write the variant's manifest. Everything
 # lands under build/ (ignored by git). Later stages read only the manifest:
 #   build/kernels/<variant>/manifest   key=value lines, see kernels/README.md
 #   build/kernels/<variant>/bzImage    the kernel the manifest describes
+#   build/rtla/rtla                     rtla from the same tree, for the guest
 #
 # --only "lib/radix-tree.o mm/swap.o" builds just those make targets (no
 # bzImage, no manifest): enough for verify-equivalence.sh.
@@ -53,7 +54,7 @@ case $jobs in
 '' | *[!0-9]* | 0) err_exit "-j wants a positive whole number, got '$jobs'" 2 ;;
 esac
 if [ ${#variants[@]} -eq 0 ]; then
-	mapfile -t variants < <(known_variants)
+	mapfile -t variants < <(matrix_variants)
 fi
 
 # variant_load NAME: read kernels/variants/NAME into VARIANT_* variables.
@@ -69,6 +70,7 @@ variant_load() {
 		patches) VARIANT_PATCHES=$value ;;
 		configs) VARIANT_CONFIGS=$value ;;
 		bootargs) VARIANT_BOOTARGS=$value ;;
+		matrix) ;;	# run-matrix.sh's (matrix_variants)
 		*) err_exit "$file: unknown key '$key'" 2 ;;
 		esac
 	done <"$file"
@@ -288,7 +290,21 @@ tarball_sha256() {
 	tail -n 1 "$cache"
 }
 
+# rtla_build: rtla from the same tree (tools/tracing/rtla), for the guest's
+# timerlat pass. Debian's rtla is 6.1: older than the auto-analysis that names
+# the blocking thread and its stack. Built once, against Debian's
+# libtracefs/libtraceevent; mkinitramfs.sh packs it with its libraries.
+rtla_build() {
+	local out=$LOCKLAT_BUILD/rtla
+	[ -x "$out/rtla" ] && return 0
+	progress kernels "rtla: building from $(source_release)'s tools/tracing/rtla"
+	mkdir -p "$out"
+	make -C "$pristine/tools/tracing/rtla" OUTPUT="$out/" -j"$jobs" >"$out/build.log" 2>&1 ||
+		err_exit "rtla does not build (log: $out/build.log)"
+}
+
 source_extract
+[ -n "$only" ] || rtla_build
 for v in "${variants[@]}"; do
 	variant_load "$v"
 	t0=$SECONDS

@@ -112,6 +112,15 @@ known_variants() {
 	done
 }
 
+# matrix_variants: the variants a matrix runs by default: all but those
+# whose file says matrix=no (kept for a question of their own).
+matrix_variants() {
+	local v
+	for v in $(known_variants); do
+		[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" matrix 2>/dev/null)" = no ] || printf '%s\n' "$v"
+	done
+}
+
 # is_variant NAME: true when NAME is a variant (a file of kernels/variants/).
 is_variant() {
 	case $1 in '' | *[!A-Za-z0-9_-]*) return 1 ;; esac
@@ -204,6 +213,23 @@ LOCKLAT_SILENCE_S=${LOCKLAT_SILENCE_S:-$((LOCKLAT_HEARTBEAT_S * 30))}
 # virtio-blk interrupt (zram completes them before returning). Sparse; what the
 # guest writes takes host disk until the cell ends and removes it.
 LOCKLAT_SWAP_DISK_MIB=${LOCKLAT_SWAP_DISK_MIB:-128}
+
+# The passes of a cell, in the order the guest runs them (bench/guest/init):
+# LOCKLAT_PASSES is what a first repetition runs, LOCKLAT_PASSES_KNOWN every
+# pass a cell may ask for. The latency pass comes first: the timerlat pass
+# sets its stop threshold from that pass's maximum.
+LOCKLAT_PASSES="latency timerlat preemptoff irqsoff verify"
+LOCKLAT_PASSES_KNOWN="$LOCKLAT_PASSES modules"
+# The timerlat pass stops at half the latency pass's maximum, never below
+# this many microseconds: above the idle noise under tcg-icount (10-110 us)
+# and timerlat's own IRQ with its stack capture (13 us measured), so that
+# what it stops at is the workload's (METHODOLOGY.md, "Passes, per cell").
+LOCKLAT_TIMERLAT_FLOOR_US=100
+
+# is_pass NAME: NAME is a pass a cell may run.
+is_pass() {
+	[[ " $LOCKLAT_PASSES_KNOWN " == *" $1 "* ]]
+}
 
 # The out-of-tree modules of kernels/modules/ and what the guest runs them with.
 LOCKLAT_MODULES="llcheck llbench"

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 24
+tap_plan 27
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -34,8 +34,8 @@ grep -q '| TIMEOUT | watchdog killed QEMU after 264 s (its latency pass had comp
 tap_result $? "a TIMEOUT cell is listed with its reason, and its completed latency pass counts"
 grep -q '^| repetitions measured / cells | 4 / 4 | 4 / 4 | 0 / 0 | 2 / 4 (2 hung or panicked in the latency pass) |' "$md"
 tap_result $? "repetitions that hung or panicked in their latency pass are counted, not dropped"
-grep -q '^| targets hit (verify pass) | 9 of 10 (none: lru_add_drain_cpu_zone) |' "$md"
-tap_result $? "the targets a verification pass missed are named"
+grep -q '^| targets reached (verify pass) | 9 of 10 (not: lru_add_drain_cpu_zone) (any task, no idle control) |' "$md"
+tap_result $? "the targets a verification pass missed are named; a cell without an idle control says so"
 # A real baseline-rt lru cell whose load the pre-series bug killed: left
 # out, with how and the splat, and ranked as the worst in the comparisons.
 grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru.* | yes |$' "$md"
@@ -49,6 +49,14 @@ grep -q '| 1716: irqentry_enter (inside squashfs multi-CPU decompressor) |' "$md
 tap_result $? "a trace that only passes through a call site reads 'inside', not as the site"
 grep -q '| 219358: squashfs_decompress (\*\*flagged\*\*: over 2× the column.s worst wake-up, 109526 µs: no latency pass saw it; not a culprit) |' "$md"
 tap_result $? "a traced section over twice the column's worst wake-up is flagged, without a call site"
+# The same on rt lru with function tracing on: rt's worst preempt-off section
+# (89 us) against a latency pass that saw 6 us, flagged, never a call site.
+grep -q '| 89: rcu_gp_kthread (\*\*flagged\*\*: over 2× the column.s worst wake-up, 6 µs: no latency pass saw it; not a culprit) |$' "$md"
+tap_result $? "rt lru, traced with function tracing on: the section is flagged, not a culprit"
+grep -q '^| worst wake-up traced (timerlat): culprit | .* | none over 100 µs (timerlat.s max 30 µs) |$' "$md"
+tap_result $? "a timerlat pass that stopped at nothing says so, with timerlat's own max"
+grep -q '^| targets reached (verify pass) | .* | 10 of 10 |$' "$md"
+tap_result $? "a verify pass with its idle control counts the reached targets"
 grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"

@@ -4,8 +4,10 @@
  * tests/fixtures/cells (real run-cell.sh output; see its README.md).
  * Run from the repository root.
  */
+#define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cell.h"
 #include "tap.h"
@@ -22,7 +24,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(92);
+	tap_plan(113);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -227,6 +229,86 @@ int main(void)
 		   "ftrace-on: the tracer lengthens it to %llu us while the latency pass saw %llu us",
 		   (unsigned long long)c.preemptoff.max_us, (unsigned long long)c.max_us);
 		cell_free(&c);
+	}
+	/*
+	 * The timerlat pass on baseline squashfs (1 vCPU): rtla stopped at a
+	 * 51978 us thread latency; its stack at the timer IRQ is inside the xz
+	 * decoder under squashfs_decompress, and the trace's preemptirq events
+	 * put the section's start and end in squashfs_decompress itself.
+	 */
+	ok(cell_load(&c, FX "timerlat-baseline-squashfs", &cs, WINDOW_US) == 0 && c.wakeup.present &&
+	   c.wakeup.hit && !c.wakeup.irq, "timerlat: a thread latency crossed the threshold");
+	is_u64(c.wakeup.threshold_us, 26302, "timerlat: the threshold is half the latency pass's maximum (52605 us)");
+	ok(c.wakeup.latency_us > 51978 && c.wakeup.latency_us < 51979 && c.wakeup.blocking_us > 51823 &&
+	   c.wakeup.irq_latency_us > 1.15 && c.wakeup.irq_latency_us < 1.17,
+	   "timerlat: thread latency 51978.5 us, 51823 us of it the blocking thread, IRQ latency 1.16 us");
+	is_str(c.wakeup.blocking_thread, "locklat-squashf:96", "timerlat: the blocking thread is the workload");
+	ok(c.wakeup.nstack == 21 && !strcmp(c.wakeup.stack[0], "timerlat_irq"), "timerlat: the stack at the IRQ, 21 frames");
+	is_str(c.wakeup.blocker, "lzma_main", "timerlat: the blocking function, past the IRQ entry frames");
+	is_str(c.wakeup.opened, "squashfs_decompress", "timerlat: the section opened in squashfs_decompress (preempt_disable event)");
+	is_str(c.wakeup.closed, "squashfs_decompress", "timerlat: and closed there (preempt_enable before the thread ran)");
+	ok(c.wakeup.at_site && !strcmp(c.wakeup.call_site, "squashfs multi-CPU decompressor"),
+	   "timerlat: the worst wake-up is the decompressor's section");
+	is_str(c.wakeup.culprit, "squashfs_decompress → squashfs multi-CPU decompressor", "timerlat: culprit text");
+	cell_free(&c);
+	/*
+	 * The path proof on rt lru (verify pass only): every target counted for
+	 * all tasks but the harness's, against an idle control of the same
+	 * length. folio_rotate_reclaimable runs in the virtio IRQ thread (swap
+	 * writeback end; threaded interrupts on PREEMPT_RT): counted.
+	 * folio_mark_accessed has 3953 idle hits (init's forks) and 102403 with
+	 * the workload.
+	 */
+	ok(cell_load(&c, FX "path-rt-lru", &cs, WINDOW_US) == 0 && c.nhits == 10, "path: ten targets");
+	{
+		unsigned int reached = 0, controlled = 0;
+		const struct path_hit *rot = NULL, *acc = NULL;
+
+		for (i = 0; i < c.nhits; i++) {
+			reached += c.hits[i].reached;
+			controlled += c.hits[i].has_idle;
+			if (!strcmp(c.hits[i].function, "folio_rotate_reclaimable"))
+				rot = &c.hits[i];
+			if (!strcmp(c.hits[i].function, "folio_mark_accessed"))
+				acc = &c.hits[i];
+		}
+		ok(controlled == 10 && reached == 10, "path: all ten with an idle control, all reached");
+		ok(rot && rot->hits == 52416 && rot->idle_hits == 0,
+		   "path: folio_rotate_reclaimable counted in the IRQ thread (52416, idle 0)");
+		ok(acc && acc->idle_hits == 3953 && acc->hits >= PATH_IDLE_FACTOR * acc->idle_hits,
+		   "path: folio_mark_accessed well above its idle control (3953)");
+	}
+	cell_free(&c);
+	/* The rule itself, on lines written as the guest writes them. */
+	{
+		char dir[] = "/tmp/locklat-test-hits-XXXXXX", path[256];
+		FILE *f;
+
+		ok(mkdtemp(dir) != NULL, "path rule: scratch cell");
+		snprintf(path, sizeof(path), "%s/guest", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/meta", dir);
+		f = fopen(path, "w");
+		fputs("complete=1\nvariant=x\nworkload=lru\nstatus=OK\nrep=1\n", f);
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/guest/path-hits", dir);
+		f = fopen(path, "w");
+		/* init's forks alone: as many with the workload as without it */
+		fputs("alloc_pid 30 29\n", f);
+		fputs("lru_add_drain 6076 6076\n", f);
+		/* few hits, none idle */
+		fputs("lru_add_drain_cpu_zone 9 0\n", f);
+		fputs("folio_add_lru 1000 99\n", f);
+		fputs("send_msg unavailable\n", f);
+		fclose(f);
+		ok(cell_load(&c, dir, &cs, WINDOW_US) == 0 && c.nhits == 5, "path rule: five targets read");
+		ok(!c.hits[0].reached && !c.hits[1].reached, "path rule: counts at the idle level are not reached");
+		ok(!c.hits[2].reached, "path rule: fewer than PATH_MIN_HITS is not reached");
+		ok(c.hits[3].reached, "path rule: 1000 against 99 idle is reached (over 10x)");
+		ok(c.hits[4].unavailable && !c.hits[4].reached, "path rule: an unprobeable target is kept, by name");
+		cell_free(&c);
+		snprintf(path, sizeof(path), "rm -rf %s", dir);
+		ok(system(path) == 0, "path rule: scratch cell removed");
 	}
 	ok(cell_load(&c, FX "no-such-cell", &cs, WINDOW_US) == 1, "a directory without meta is not a cell");
 	cell_free(&c);

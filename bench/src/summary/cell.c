@@ -731,6 +731,261 @@ int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *
 	return 0;
 }
 
+/* The number just before the first " us" of line (rtla's "%9.2f us"), or -1. */
+static double us_before_unit(const char *line)
+{
+	const char *u = strstr(line, " us"), *p;
+
+	if (!u)
+		return -1;
+	for (p = u; p > line && (isdigit((unsigned char)p[-1]) || p[-1] == '.'); p--)
+		;
+	return p < u ? strtod(p, NULL) : -1;
+}
+
+/* "squashfs_decompress+0x2c/0x2e0" → "squashfs_decompress". */
+static void symbol_name(char *dst, size_t size, const char *sym)
+{
+	size_t n = strcspn(sym, "+ \t\n");
+
+	snprintf(dst, size, "%.*s", (int)(n < size ? n : size - 1), sym);
+}
+
+/* rtla.out: the auto-analysis of a stop, or the top table's thread maxima. */
+static void wakeup_report_load(struct wakeup_trace *w, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool in_stack = false, after_total = false, want_thread = false;
+
+	while (getline(&line, &cap, f) >= 0) {
+		char *s = trim(line);
+		unsigned int cpu;
+		unsigned long long count;
+		double v;
+
+		if (in_stack && !strncmp(s, "-> ", 3)) {
+			if (w->nstack < WAKEUP_MAX_FRAMES)
+				copy_str(w->stack[w->nstack++], sizeof(w->stack[0]), trim(s + 3));
+			continue;
+		}
+		in_stack = false;
+		if (want_thread && *s) {
+			/* "comm:pid   N us" (thread case) or "comm:pid" (IRQ case). */
+			sscanf(s, "%63s", w->blocking_thread);
+			want_thread = false;
+			continue;
+		}
+		if (strstr(s, "hit stop tracing")) {
+			w->hit = true;
+		} else if (!strncmp(s, "IRQ handler delay:", 18)) {
+			w->irq_delay_us = us_before_unit(s);
+		} else if (!strncmp(s, "IRQ latency:", 12) && !after_total) {
+			w->irq_latency_us = us_before_unit(s);
+		} else if (!strncmp(s, "Blocking thread:", 16)) {
+			v = us_before_unit(s);
+			if (v >= 0)
+				w->blocking_us = v;
+			want_thread = true;
+		} else if (!strcmp(s, "Blocking thread stack trace")) {
+			in_stack = true;
+		} else if (!strncmp(s, "----", 4) && !strchr(s, '|')) {
+			/* The rule before the total (the top table's rule has '|'). */
+			after_total = true;
+		} else if (after_total && strstr(s, "latency:")) {
+			w->irq = !strncmp(s, "IRQ", 3);
+			w->latency_us = us_before_unit(s);
+			after_total = false;
+		} else if (sscanf(s, "%u #%llu |", &cpu, &count) == 2) {
+			/* A row of the top table: the thread maximum is its last number. */
+			const char *last = strrchr(s, ' ');
+
+			v = last ? strtod(last, NULL) : 0;
+			if (v > w->top_max_us)
+				w->top_max_us = v;
+		}
+	}
+	free(line);
+}
+
+/*
+ * "... [000] d..1.  12.345: preempt_enable: caller=f+0x1/0x2 parent=g+0x3/0x4":
+ * the CPU, the event's name and what follows it; false for other lines.
+ */
+static bool trace_line_split(char *line, unsigned int *cpu, char **event, char **rest)
+{
+	char *b = strstr(line, "] "), *p, *colon;
+
+	if (!b || b - line < 4 || sscanf(b - 4, "[%u]", cpu) != 1)
+		return false;
+	/* Past the flags and the timestamp's ": ". */
+	p = strstr(b, ": ");
+	if (!p)
+		return false;
+	*event = p + 2;
+	colon = strstr(*event, ": ");
+	if (colon) {
+		*colon = '\0';
+		*rest = colon + 2;
+	} else {
+		/* timerlat's own lines have no "name:": "#12 context irq timer_latency 5 ns". */
+		*rest = *event;
+		*event = "timerlat";
+	}
+	return true;
+}
+
+/*
+ * timerlat_trace.txt: the stop is the last timerlat line (its CPU and
+ * sequence number). On that CPU, the blocking section is the last preempt
+ * disable before the timer IRQ and the first preempt enable after it (a
+ * thread latency: the thread could not run until preemption came back on),
+ * or, for an IRQ latency, the irqs-off section that ended where the IRQ came.
+ */
+static void wakeup_sections_load(struct wakeup_trace *w, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, last_irq_disable[96] = "", last_irq_enable[96] = "", last_preempt_disable[96] = "";
+	size_t cap = 0;
+	unsigned int stop_cpu = 0, stop_seq = 0, cpu, seq;
+	bool found = false, after_irq = false;
+	char ctx[16];
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0) {
+		char *event, *rest;
+
+		if (trace_line_split(line, &cpu, &event, &rest) && !strcmp(event, "timerlat") &&
+		    sscanf(rest, "#%u context %15s", &seq, ctx) == 2) {
+			stop_cpu = cpu;
+			stop_seq = seq;
+			found = true;
+		}
+	}
+	if (!found)
+		goto out;
+	rewind(f);
+	while (getline(&line, &cap, f) >= 0) {
+		char *event, *rest, *caller;
+
+		if (!trace_line_split(line, &cpu, &event, &rest) || cpu != stop_cpu)
+			continue;
+		if (!strcmp(event, "timerlat")) {
+			if (sscanf(rest, "#%u context %15s", &seq, ctx) != 2 || seq != stop_seq)
+				continue;
+			if (!strcmp(ctx, "irq")) {
+				after_irq = true;
+				if (w->irq) {
+					copy_str(w->opened, sizeof(w->opened), last_irq_disable);
+					copy_str(w->closed, sizeof(w->closed), last_irq_enable);
+					break;
+				}
+				copy_str(w->opened, sizeof(w->opened), last_preempt_disable);
+			} else {
+				break;	/* the thread ran */
+			}
+			continue;
+		}
+		caller = strstr(rest, "caller=");
+		if (!caller)
+			continue;
+		caller += 7;
+		if (after_irq) {
+			if (!strcmp(event, "preempt_enable") && !w->closed[0])
+				symbol_name(w->closed, sizeof(w->closed), caller);
+		} else if (!strcmp(event, "preempt_disable")) {
+			symbol_name(last_preempt_disable, sizeof(last_preempt_disable), caller);
+		} else if (!strcmp(event, "irq_disable")) {
+			symbol_name(last_irq_disable, sizeof(last_irq_disable), caller);
+		} else if (!strcmp(event, "irq_enable")) {
+			symbol_name(last_irq_enable, sizeof(last_irq_enable), caller);
+		}
+	}
+out:
+	free(line);
+	fclose(f);
+}
+
+/* A frame of the tracing code itself (ftrace, trace events, the ring buffer). */
+static bool tracing_frame(const char *fn)
+{
+	static const char *const prefixes[] = { "trace_", "tracing_", "__trace", "ring_buffer_", "rb_",
+						"ftrace_", "__ftrace", "perf_trace_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs)
+{
+	char path[4096];
+	unsigned int i, first = 0;
+	FILE *f;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(path, sizeof(path), "%s/threshold_us", dir);
+	if (read_u64_file(path, &w->threshold_us))
+		return 1;
+	snprintf(path, sizeof(path), "%s/rtla.out", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	w->present = true;
+	wakeup_report_load(w, f);
+	fclose(f);
+	if (!w->hit)
+		return 0;
+	snprintf(path, sizeof(path), "%s/timerlat_trace.txt", dir);
+	wakeup_sections_load(w, path);
+
+	/*
+	 * The interrupted context starts after the IRQ entry (asm_*) frames;
+	 * its first frames may be the tracing of a preemptirq event the timer
+	 * IRQ landed in (this pass records them): the blocking function is
+	 * the first frame past those.
+	 */
+	for (i = 0; i < w->nstack; i++)
+		if (!strncmp(w->stack[i], "asm_", 4))
+			first = i + 1;
+	for (i = first; i < w->nstack; i++)
+		if (!tracing_frame(w->stack[i]))
+			break;
+	if (i < w->nstack)
+		symbol_name(w->blocker, sizeof(w->blocker), w->stack[i]);
+
+	/* Attribution as for the tracers' sections (trace_load). */
+	w->call_site = w->opened[0] ? call_site_of(cs, w->opened, true) : NULL;
+	if (!w->call_site && w->closed[0])
+		w->call_site = call_site_of(cs, w->closed, true);
+	w->at_site = w->call_site != NULL;
+	for (i = first; !w->call_site && i < w->nstack; i++) {
+		char fn[96];
+
+		symbol_name(fn, sizeof(fn), w->stack[i]);
+		w->call_site = call_site_of(cs, fn, false);
+	}
+	/*
+	 * "opened…closed → site"; one name when they are the same function or
+	 * the section opened before the trace began (the stop can come at the
+	 * pass's first late wake-up).
+	 */
+	if (w->at_site && w->opened[0] && w->closed[0] && strcmp(w->opened, w->closed))
+		snprintf(w->culprit, sizeof(w->culprit), "%s…%s → %s", w->opened, w->closed, w->call_site);
+	else if (w->at_site)
+		snprintf(w->culprit, sizeof(w->culprit), "%s → %s", w->closed[0] ? w->closed : w->opened,
+			 w->call_site);
+	else if (w->call_site)
+		snprintf(w->culprit, sizeof(w->culprit), "%s (inside %s)", w->blocker[0] ? w->blocker : "?",
+			 w->call_site);
+	else
+		snprintf(w->culprit, sizeof(w->culprit), "%s", w->blocker[0] ? w->blocker : "?");
+	return 0;
+}
+
 /* The last "llbench: op=..." lines of a dmesg (a later load replaces an earlier one). */
 static void llbench_load(struct cell *c, const char *path)
 {
@@ -891,20 +1146,41 @@ static void findings_load(struct cell *c, const char *path)
 	fclose(f);
 }
 
-/* "function hits" lines; a target the kernel could not trace says "unavailable". */
+/*
+ * guest/path-hits: "function workload_hits idle_hits" lines, or "function
+ * unavailable" for a target the kernel could not probe. Cells from before the
+ * idle control have "function hits" (any task, no control).
+ */
 static void hits_load(struct cell *c, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[256], fn[80], count[32];
-	uint64_t n;
+	char line[256], fn[80], count[32], idle[32];
+	uint64_t n, m;
 
 	if (!f)
 		return;
 	while (c->nhits < CELL_MAX_ITEMS && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%79s %31s", fn, count) != 2 || !parse_u64(count, 0, UINT64_MAX, &n))
+		struct path_hit *h = &c->hits[c->nhits];
+		int fields = sscanf(line, "%79s %31s %31s", fn, count, idle);
+
+		if (fields < 2)
 			continue;
-		copy_str(c->hits[c->nhits].function, sizeof(fn), fn);
-		c->hits[c->nhits++].hits = n;
+		memset(h, 0, sizeof(*h));
+		copy_str(h->function, sizeof(h->function), fn);
+		if (!strcmp(count, "unavailable")) {
+			h->unavailable = true;
+		} else if (!parse_u64(count, 0, UINT64_MAX, &n)) {
+			continue;
+		} else if (fields == 3 && parse_u64(idle, 0, UINT64_MAX, &m)) {
+			h->hits = n;
+			h->idle_hits = m;
+			h->has_idle = true;
+			h->reached = n >= PATH_MIN_HITS && n >= PATH_IDLE_FACTOR * m;
+		} else {
+			h->hits = n;
+			h->reached = n > 0;
+		}
+		c->nhits++;
 	}
 	fclose(f);
 }
@@ -999,6 +1275,8 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 	trace_load(&c->preemptoff, path, cs);
 	snprintf(path, sizeof(path), "%s/guest/irqsoff", dir);
 	trace_load(&c->irqsoff, path, cs);
+	snprintf(path, sizeof(path), "%s/guest/timerlat", dir);
+	wakeup_load(&c->wakeup, path, cs);
 	if (c->preemptoff.present && c->preemptoff.header_us &&
 	    c->preemptoff.header_us != c->preemptoff.max_us)
 		invalidate(c, "preemptoff: trace header and tracing_max_latency disagree");

@@ -48,6 +48,33 @@ struct trace_worst {
 	char culprit[200];	/* "started_at → call site", or "started_at (inside call site)" */
 };
 
+#define WAKEUP_MAX_FRAMES 24
+
+/*
+ * The worst wake-up, traced (the timerlat pass, guest/timerlat/): rtla
+ * timerlat stopped at the first wake-up later than threshold_us, and its
+ * auto-analysis (rtla.out) split it; the trace it saved
+ * (timerlat_trace.txt) says where the blocking section opened and closed.
+ */
+struct wakeup_trace {
+	bool present;		/* the pass ran and rtla reported */
+	uint64_t threshold_us;
+	bool hit;		/* a wake-up crossed the threshold */
+	double top_max_us;	/* no hit: the largest thread latency timerlat saw */
+	/* hit: */
+	bool irq;		/* IRQ latency (interrupts were off), else thread latency */
+	double latency_us, irq_latency_us, irq_delay_us, blocking_us;
+	char blocking_thread[64];	/* comm:pid */
+	char stack[WAKEUP_MAX_FRAMES][96];	/* at the timer IRQ, outermost last */
+	unsigned int nstack;
+	char blocker[96];	/* the first frame of the interrupted context: the blocking function */
+	char opened[96];	/* the last preempt (or irq) disable before the timer IRQ */
+	char closed[96];	/* the enable after the IRQ, before the thread ran */
+	const char *call_site;
+	bool at_site;		/* opened or closed in a boundary function of call_site */
+	char culprit[240];
+};
+
 #define LOAD_MAX_SECONDS 600
 
 /*
@@ -79,9 +106,23 @@ struct finding {
 	char line[240];
 };
 
+/*
+ * The path proof's rule (METHODOLOGY.md, "Path proof"): a target is reached
+ * when the workload's own processes hit it at least PATH_MIN_HITS times and
+ * at least PATH_IDLE_FACTOR times as often as every task of the same kernel
+ * did in the idle control of the same length.
+ */
+#define PATH_MIN_HITS 10
+#define PATH_IDLE_FACTOR 10
+
+/* One target of the verification pass (guest/path-hits). */
 struct path_hit {
 	char function[80];
-	uint64_t hits;
+	bool unavailable;	/* the kernel could not probe it */
+	bool has_idle;		/* an idle control was counted (cells since the kprobe pass) */
+	uint64_t hits;		/* by the workload's processes (older cells: by any task) */
+	uint64_t idle_hits;	/* by every task, no workload, same duration */
+	bool reached;		/* by the rule above; older cells: hits > 0 */
 };
 
 /* One llcheck scenario of the modules pass (kernels/modules/llcheck). */
@@ -188,6 +229,7 @@ struct cell {
 	struct load_state load;
 
 	struct trace_worst preemptoff, irqsoff;
+	struct wakeup_trace wakeup;
 
 	bool has_modules;		/* guest/modules/ exists: the modules pass ran */
 	struct llcheck_result llcheck[CELL_MAX_MODULE_ROWS];
@@ -236,6 +278,8 @@ int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_
  */
 int load_state_load(struct load_state *l, const char *guest_dir, bool has_workload);
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
+/* dir: a cell's guest/timerlat. 1 if the pass did not run. */
+int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs);
 /*
  * The modules pass of the cell in dir: llcheck's scenarios in the order of
  * cell.conf's llcheck_scenarios, llbench's lines. Returns 0, 1 if the pass did

@@ -292,27 +292,67 @@ bool trace_beyond_latency(const struct group *g, const struct trace_worst *t)
 	return g->n && (double)t->max_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
 }
 
+/* The same test for the timerlat pass's traced wake-up. */
+bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w)
+{
+	return g->n && w->hit && w->latency_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
+}
+
 /*
- * How many of the workload's target functions the verification pass hit, in
- * the first repetition that has one, naming those it did not: the call sites
- * a column's latency figures actually stand for.
+ * The worst wake-up, traced (the timerlat pass of the first repetition that
+ * has one): its latency, IRQ or thread, and the section that blocked it, or
+ * that none crossed the pass's threshold in its seconds.
+ */
+static void md_wakeup(FILE *f, const struct group *g)
+{
+	const struct wakeup_trace *w = g->wakeup_cell ? &g->wakeup_cell->wakeup : NULL;
+
+	if (!w)
+		fprintf(f, " – |");
+	else if (!w->hit)
+		fprintf(f, " none over %llu µs (timerlat's max %.0f µs) |", (unsigned long long)w->threshold_us,
+			w->top_max_us);
+	else if (wakeup_beyond_latency(g, w))
+		fprintf(f, " %.0f µs %s: %s (**flagged**: over %u× the column's worst wake-up, %.0f µs; not a culprit) |",
+			w->latency_us, w->irq ? "IRQ" : "thread", w->blocker[0] ? w->blocker : "?",
+			TRACE_LATENCY_FACTOR, g->latency_max_us);
+	else
+		fprintf(f, " %.0f µs %s: %s%s%s%s |", w->latency_us, w->irq ? "IRQ" : "thread", w->culprit,
+			w->blocking_thread[0] ? " (blocking " : "", w->blocking_thread,
+			w->blocking_thread[0] ? ")" : "");
+}
+
+/*
+ * How many of the workload's target functions the verification pass reached
+ * (its own processes, well above the idle control: PATH_MIN_HITS,
+ * PATH_IDLE_FACTOR), in the first repetition that has one, naming those it
+ * did not reach and those the kernel could not probe: the call sites a
+ * column's latency figures actually stand for.
  */
 static void md_targets_reached(FILE *f, const struct group *g)
 {
 	const struct cell *c = g->verify_cell;
-	unsigned int k, reached = 0, missed = 0;
+	unsigned int k, reached = 0, probed = 0, missed = 0, unavailable = 0;
+	bool controlled = false;
 
 	if (!c) {
 		fprintf(f, " – |");
 		return;
 	}
+	for (k = 0; k < c->nhits; k++) {
+		reached += c->hits[k].reached;
+		probed += !c->hits[k].unavailable;
+		controlled |= c->hits[k].has_idle;
+	}
+	fprintf(f, " %u of %u", reached, probed);
 	for (k = 0; k < c->nhits; k++)
-		reached += c->hits[k].hits > 0;
-	fprintf(f, " %u of %u", reached, c->nhits);
+		if (!c->hits[k].reached && !c->hits[k].unavailable)
+			fprintf(f, "%s%s", missed++ ? ", " : " (not: ", c->hits[k].function);
+	fprintf(f, "%s", missed ? ")" : "");
 	for (k = 0; k < c->nhits; k++)
-		if (!c->hits[k].hits)
-			fprintf(f, "%s%s", missed++ ? ", " : " (none: ", c->hits[k].function);
-	fprintf(f, "%s |", missed ? ")" : "");
+		if (c->hits[k].unavailable)
+			fprintf(f, "%s%s", unavailable++ ? ", " : "; not probeable: ", c->hits[k].function);
+	fprintf(f, "%s |", controlled ? "" : " (any task, no idle control)");
 }
 
 /* The rows of a workload's table, in order. */
@@ -326,6 +366,7 @@ enum md_row_kind {
 	ROW_WAKEUPS,
 	ROW_REPS,
 	ROW_LOAD,
+	ROW_WAKEUP,
 	ROW_PREEMPTOFF,
 	ROW_IRQSOFF,
 	ROW_SPLATS,
@@ -437,6 +478,7 @@ static void md_row(FILE *f, const struct run *run, const char *workload, enum md
 			else
 				fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
 			break;
+		case ROW_WAKEUP: md_wakeup(f, g); break;
 		case ROW_SPLATS: fprintf(f, " %u |", g->findings); break;
 		case ROW_TARGETS: md_targets_reached(f, g); break;
 		case ROW_COUNT: break;
@@ -498,8 +540,9 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		[ROW_WAKEUPS] = "wake-ups recorded / due",
 		[ROW_REPS] = "repetitions measured / cells",
 		[ROW_LOAD] = "load through the latency pass",
+		[ROW_WAKEUP] = "worst wake-up traced (timerlat): culprit",
 		[ROW_PREEMPTOFF] = "preemptoff worst: culprit", [ROW_IRQSOFF] = "irqsoff worst: culprit",
-		[ROW_SPLATS] = "kernel splats (count)", [ROW_TARGETS] = "targets hit (verify pass)",
+		[ROW_SPLATS] = "kernel splats (count)", [ROW_TARGETS] = "targets reached (verify pass)",
 	};
 	size_t i;
 	int r;
@@ -707,6 +750,38 @@ static json_object *json_values(const double *v, size_t n)
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, json_object_new_double(v[i]));
 	return a;
+}
+
+static json_object *json_wakeup(const struct wakeup_trace *w)
+{
+	json_object *o, *stack;
+	unsigned int i;
+
+	if (!w->present)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "threshold_us", json_object_new_int64((int64_t)w->threshold_us));
+	json_object_object_add(o, "hit", json_object_new_boolean(w->hit));
+	if (!w->hit) {
+		json_object_object_add(o, "timerlat_max_us", json_object_new_double(w->top_max_us));
+		return o;
+	}
+	json_object_object_add(o, "kind", json_object_new_string(w->irq ? "irq" : "thread"));
+	json_object_object_add(o, "latency_us", json_object_new_double(w->latency_us));
+	json_object_object_add(o, "irq_latency_us", json_object_new_double(w->irq_latency_us));
+	json_object_object_add(o, "irq_delay_us", json_object_new_double(w->irq_delay_us));
+	json_object_object_add(o, "blocking_us", json_object_new_double(w->blocking_us));
+	json_object_object_add(o, "blocking_thread", json_object_new_string(w->blocking_thread));
+	json_object_object_add(o, "blocking_function", json_object_new_string(w->blocker));
+	json_object_object_add(o, "section_opened_in", json_object_new_string(w->opened));
+	json_object_object_add(o, "section_closed_in", json_object_new_string(w->closed));
+	json_object_object_add(o, "call_site", w->call_site ? json_object_new_string(w->call_site) : NULL);
+	json_object_object_add(o, "at_call_site", json_object_new_boolean(w->at_site));
+	stack = json_object_new_array();
+	for (i = 0; i < w->nstack; i++)
+		json_object_array_add(stack, json_object_new_string(w->stack[i]));
+	json_object_object_add(o, "stack_at_irq", stack);
+	return o;
 }
 
 static json_object *json_trace(const struct trace_worst *t)
@@ -942,6 +1017,7 @@ static json_object *json_cell(const struct cell *c)
 	json_object_object_add(o, "modules", json_modules(c));
 	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
 	json_object_object_add(o, "irqsoff", json_trace(&c->irqsoff));
+	json_object_object_add(o, "worst_wakeup", json_wakeup(&c->wakeup));
 	a = json_object_new_array();
 	for (k = 0; k < c->nfindings; k++) {
 		json_object *fd = json_object_new_object();
@@ -953,8 +1029,16 @@ static json_object *json_cell(const struct cell *c)
 	}
 	json_object_object_add(o, "findings", a);
 	a = json_object_new_object();
-	for (k = 0; k < c->nhits; k++)
-		json_object_object_add(a, c->hits[k].function, json_object_new_int64((int64_t)c->hits[k].hits));
+	for (k = 0; k < c->nhits; k++) {
+		const struct path_hit *h = &c->hits[k];
+		json_object *hit = json_object_new_object();
+
+		json_object_object_add(hit, "probed", json_object_new_boolean(!h->unavailable));
+		json_object_object_add(hit, "workload_hits", h->unavailable ? NULL : json_object_new_int64((int64_t)h->hits));
+		json_object_object_add(hit, "idle_hits", h->has_idle ? json_object_new_int64((int64_t)h->idle_hits) : NULL);
+		json_object_object_add(hit, "reached", json_object_new_boolean(h->reached));
+		json_object_object_add(a, h->function, hit);
+	}
 	json_object_object_add(o, "path_hits", a);
 	json_object_object_add(o, "workload_stats", json_object_new_string(c->workload_stats));
 	return o;
@@ -1004,6 +1088,11 @@ void report_json(struct run *run)
 			g->preemptoff_cell && trace_beyond_latency(g, &g->preemptoff_cell->preemptoff)));
 		json_object_object_add(o, "irqsoff_flagged", json_object_new_boolean(
 			g->irqsoff_cell && trace_beyond_latency(g, &g->irqsoff_cell->irqsoff)));
+		json_object_object_add(o, "worst_wakeup_culprit", g->wakeup_cell && g->wakeup_cell->wakeup.hit &&
+			!wakeup_beyond_latency(g, &g->wakeup_cell->wakeup) ?
+			json_object_new_string(g->wakeup_cell->wakeup.culprit) : NULL);
+		json_object_object_add(o, "worst_wakeup_flagged", json_object_new_boolean(
+			g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup)));
 		json_object_object_add(o, "latency_max_us", json_object_new_double(g->latency_max_us));
 		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
 		json_object_array_add(groups, o);

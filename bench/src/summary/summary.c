@@ -297,6 +297,8 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 		g->ncells++;
 		if (c->nhits && (!g->verify_cell || c->rep < g->verify_cell->rep))
 			g->verify_cell = c;
+		if (c->wakeup.present && (!g->wakeup_cell || c->rep < g->wakeup_cell->rep))
+			g->wakeup_cell = c;
 		if (!strcmp(c->status, "OK"))
 			g->nok++;
 		for (k = 0; k < c->nfindings; k++)

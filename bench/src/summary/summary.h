@@ -42,6 +42,7 @@ struct group {
 	unsigned long long preemptoff_us, irqsoff_us;
 	const struct cell *preemptoff_cell, *irqsoff_cell;
 	const struct cell *verify_cell;	/* the first repetition with target hits */
+	const struct cell *wakeup_cell;	/* the first repetition whose timerlat pass reported */
 };
 
 /* What a comparison's A is expected to be against its B (bench/comparisons). */
@@ -107,6 +108,7 @@ const char *expectation_name(enum expectation e);
 const char *expectation_words(enum expectation e);
 bool workload_is_modules_only(const struct run *run, const char *workload);
 bool trace_beyond_latency(const struct group *g, const struct trace_worst *t);
+bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w);
 /* A ratio for people: two decimals (two significant digits below 0.1), "∞" when unbounded. */
 const char *ratio_str(char *buf, size_t size, double x);
 struct group *group_find(struct run *run, const char *variant, const char *workload);

@@ -920,6 +920,13 @@ static bool tracing_frame(const char *fn)
 	return false;
 }
 
+/* A spinlock function (kernel/locking/spinlock.c's, inlined helpers). */
+static bool lock_frame(const char *fn)
+{
+	return !strncmp(fn, "_raw_", 5) || !strncmp(fn, "__raw_", 6) || !strncmp(fn, "do_raw_", 7) ||
+	       !strncmp(fn, "queued_", 7);
+}
+
 int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs)
 {
 	char path[4096];
@@ -948,9 +955,9 @@ int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites
 	 * IRQ landed in (this pass records them): the blocking function is
 	 * the first frame past those.
 	 */
-	for (i = 0; i < w->nstack; i++)
+	for (i = 0; i < w->nstack && !first; i++)
 		if (!strncmp(w->stack[i], "asm_", 4))
-			first = i + 1;
+			first = i + 1;	/* the innermost: outer asm_ frames are the interrupted context's own entries */
 	for (i = first; i < w->nstack; i++)
 		if (!tracing_frame(w->stack[i]))
 			break;
@@ -978,11 +985,40 @@ int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites
 	else if (w->at_site)
 		snprintf(w->culprit, sizeof(w->culprit), "%s → %s", w->closed[0] ? w->closed : w->opened,
 			 w->call_site);
-	else if (w->call_site)
-		snprintf(w->culprit, sizeof(w->culprit), "%s (inside %s)", w->blocker[0] ? w->blocker : "?",
-			 w->call_site);
-	else
-		snprintf(w->culprit, sizeof(w->culprit), "%s", w->blocker[0] ? w->blocker : "?");
+	else {
+		/* Unattributed: the section where known, else the blocking function. */
+		char where[400];
+
+		if (w->opened[0] && w->closed[0] && strcmp(w->opened, w->closed))
+			snprintf(where, sizeof(where), "%s…%s", w->opened, w->closed);
+		else if (w->opened[0] || w->closed[0])
+			snprintf(where, sizeof(where), "%s", w->closed[0] ? w->closed : w->opened);
+		else
+			snprintf(where, sizeof(where), "%s", w->blocker[0] ? w->blocker : "?");
+		/*
+		 * A spinlock's section opens and closes in the lock functions
+		 * (the event's parent= is 0 without frame pointers), and which
+		 * frame took the lock the stack does not say: show where the
+		 * IRQ found the holder, three frames past tracing and lock code.
+		 */
+		if (lock_frame(w->opened) || lock_frame(w->closed)) {
+			unsigned int shown = 0;
+
+			for (i = first; i < w->nstack && shown < 3; i++) {
+				size_t len = strlen(where);
+				char fn[96];
+
+				if (tracing_frame(w->stack[i]) || lock_frame(w->stack[i]))
+					continue;
+				symbol_name(fn, sizeof(fn), w->stack[i]);
+				snprintf(where + len, sizeof(where) - len, "%s%s", shown++ ? " ← " : "; at ", fn);
+			}
+		}
+		if (w->call_site)
+			snprintf(w->culprit, sizeof(w->culprit), "%s (inside %s)", where, w->call_site);
+		else
+			snprintf(w->culprit, sizeof(w->culprit), "%s", where);
+	}
 	return 0;
 }
 

@@ -72,7 +72,7 @@ struct wakeup_trace {
 	char closed[96];	/* the enable after the IRQ, before the thread ran */
 	const char *call_site;
 	bool at_site;		/* opened or closed in a boundary function of call_site */
-	char culprit[240];
+	char culprit[480];
 };
 
 #define LOAD_MAX_SECONDS 600

@@ -150,11 +150,12 @@ history_load() {
 			{ v[++n] = $2 } END { if (n) print key, v[int((n + 1) / 2)] }')
 }
 history_load
+# A first repetition's passes besides the latency pass (each a warm-up and a
+# trace duration), plus the verify pass's idle control (one more trace duration).
+first_rep_extra_s=$(( ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration ))
 cell_seconds() { # VARIANT WORKLOAD REP
 	local guest=$((duration + warmup)) kind=later
-	# A first repetition adds its other passes, each a warm-up and a trace
-	# duration, and the verify pass's idle control (one more trace duration).
-	[ "$3" -eq 1 ] && guest=$((guest + ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration)) kind=first
+	[ "$3" -eq 1 ] && guest=$((guest + first_rep_extra_s)) kind=first
 	echo "${history_seconds[$1/$2/$kind]:-$(( guest * factor + 15 ))}"
 }
 # A tree written by another result layout is not mixed with this one's cells.

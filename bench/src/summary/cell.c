@@ -110,6 +110,18 @@ static const char *call_site_of(const struct call_sites *cs, const char *functio
 	return NULL;
 }
 
+/*
+ * The call site whose section this is: one of whose boundary functions the
+ * section opened (or, failing that, closed) in; NULL if neither is one.
+ * trace_load and wakeup_load attribute alike through it.
+ */
+static const char *section_site(const struct call_sites *cs, const char *opened, const char *closed)
+{
+	const char *site = opened[0] ? call_site_of(cs, opened, true) : NULL;
+
+	return site || !closed[0] ? site : call_site_of(cs, closed, true);
+}
+
 static int json_u64(json_object *obj, const char *key, uint64_t *out)
 {
 	json_object *v;
@@ -714,9 +726,7 @@ int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *
 	 * site (an interrupt entry that landed in squashfs_decompress) only
 	 * happened inside it.
 	 */
-	t->call_site = t->started[0] ? call_site_of(cs, t->started, true) : NULL;
-	if (!t->call_site && t->ended[0])
-		t->call_site = call_site_of(cs, t->ended, true);
+	t->call_site = section_site(cs, t->started, t->ended);
 	t->at_site = t->call_site != NULL;
 	for (i = 0; !t->call_site && i < t->nstack; i++)
 		t->call_site = call_site_of(cs, t->stack[i], false);
@@ -965,9 +975,7 @@ int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites
 		symbol_name(w->blocker, sizeof(w->blocker), w->stack[i]);
 
 	/* Attribution as for the tracers' sections (trace_load). */
-	w->call_site = w->opened[0] ? call_site_of(cs, w->opened, true) : NULL;
-	if (!w->call_site && w->closed[0])
-		w->call_site = call_site_of(cs, w->closed, true);
+	w->call_site = section_site(cs, w->opened, w->closed);
 	w->at_site = w->call_site != NULL;
 	for (i = first; !w->call_site && i < w->nstack; i++) {
 		char fn[96];
@@ -976,17 +984,12 @@ int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites
 		w->call_site = call_site_of(cs, fn, false);
 	}
 	/*
-	 * "opened…closed → site"; one name when they are the same function or
-	 * the section opened before the trace began (the stop can come at the
-	 * pass's first late wake-up).
+	 * The section as "opened…closed"; one name when they are the same
+	 * function or only one is known (the stop can come at the pass's first
+	 * late wake-up, inside a section that opened before the trace began);
+	 * the blocking function when neither is.
 	 */
-	if (w->at_site && w->opened[0] && w->closed[0] && strcmp(w->opened, w->closed))
-		snprintf(w->culprit, sizeof(w->culprit), "%s…%s → %s", w->opened, w->closed, w->call_site);
-	else if (w->at_site)
-		snprintf(w->culprit, sizeof(w->culprit), "%s → %s", w->closed[0] ? w->closed : w->opened,
-			 w->call_site);
-	else {
-		/* Unattributed: the section where known, else the blocking function. */
+	{
 		char where[400];
 
 		if (w->opened[0] && w->closed[0] && strcmp(w->opened, w->closed))
@@ -1001,7 +1004,7 @@ int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites
 		 * frame took the lock the stack does not say: show where the
 		 * IRQ found the holder, three frames past tracing and lock code.
 		 */
-		if (lock_frame(w->opened) || lock_frame(w->closed)) {
+		if (!w->at_site && (lock_frame(w->opened) || lock_frame(w->closed))) {
 			unsigned int shown = 0;
 
 			for (i = first; i < w->nstack && shown < 3; i++) {
@@ -1014,7 +1017,9 @@ int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites
 				snprintf(where + len, sizeof(where) - len, "%s%s", shown++ ? " ← " : "; at ", fn);
 			}
 		}
-		if (w->call_site)
+		if (w->at_site)
+			snprintf(w->culprit, sizeof(w->culprit), "%s → %s", where, w->call_site);
+		else if (w->call_site)
 			snprintf(w->culprit, sizeof(w->culprit), "%s (inside %s)", where, w->call_site);
 		else
 			snprintf(w->culprit, sizeof(w->culprit), "%s", where);

@@ -64,7 +64,7 @@ help: ## this list
 deps: ## install the Debian packages locklat needs (root)
 	tools/install-deps.sh
 
-kernels: ## build kernel variants (all, or VARIANTS="rt baseline-rt")
+kernels: ## build kernel variants, a plain and a traced kernel each (all, or VARIANTS="rt baseline-rt")
 	kernels/build.sh -j$(JOBS) $(VARIANTS)
 
 modules: ## build kernels/modules (llcheck, llbench) against built variants (all, or VARIANTS=...)

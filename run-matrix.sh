@@ -26,12 +26,13 @@
 #   --dry-run         print the plan and the estimated time, change nothing
 #   -h, --help        this text
 #
-# Repetition 1 of each cell runs all passes (LOCKLAT_PASSES: latency,
-# timerlat, preemptoff, irqsoff, verify); later repetitions run the latency
-# pass only: the statistics need repeated maxima, the traces and the path
-# proof do not. The
+# Each variant and workload gets its repetitions, rep1..repN, which run the
+# latency pass on the variant's plain kernel (the statistics need repeated
+# maxima), and one cell "traced", which runs every pass (LOCKLAT_PASSES:
+# latency, timerlat, preemptoff, irqsoff, verify) on its traced kernel: the
+# tracers' hooks lengthen the sections they trace (lib/common.sh). The
 # modules workload is one cell per variant running the kernel modules of
-# kernels/modules (built here against each variant).
+# kernels/modules (built here against each variant's plain kernel).
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
 
 set -euo pipefail
@@ -124,22 +125,22 @@ fi
 # (METHODOLOGY.md, "Measured figures"); boot and collection add ~15 s.
 case $accel in kvm) factor=2 ;; tcg-icount) factor=4 ;; tcg) factor=3 ;; esac
 # What earlier cells took: the median wall_seconds of complete cells under
-# results/ with this accelerator, duration and warm-up, by "variant workload
-# reps" (reps: first = all passes, later = latency only). Workloads and RT
-# kernels differ by 2-4x, which one factor cannot say.
+# results/ with this accelerator, duration and warm-up, by "variant/workload/
+# kind" (cell_kind). Workloads and RT kernels differ by 2-4x, which one factor
+# cannot say.
 declare -A history_seconds=()
 history_load() {
 	local key seconds
 	# shellcheck disable=SC2016 # awk programs, expanded by awk
 	while read -r key seconds; do
 		history_seconds[$key]=$seconds
-	done < <(find "$LOCKLAT_RESULTS" -path '*/rep*/meta' -type f -print0 2>/dev/null |
+	done < <(find "$LOCKLAT_RESULTS" -path '*/*/*/*/meta' -type f -print0 2>/dev/null |
 		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" -v trace="$trace_duration" '
 			function flush() {
 				if (m["complete"] == 1 && m["accel"] == accel && m["duration_s"] == duration &&
 				    m["warmup_s"] == warmup && m["wall_seconds"] ~ /^[0-9]+$/ &&
-				    (m["rep"] != 1 || m["trace_duration_s"] == trace))
-					print m["variant"] "/" m["workload"] "/" (m["rep"] == 1 ? "first" : "later"), m["wall_seconds"]
+				    (m["passes"] == "latency" || m["trace_duration_s"] == trace))
+					print m["variant"] "/" m["workload"] "/" (m["passes"] == "latency" ? "latency" : m["passes"] == "modules" ? "modules" : "traced"), m["wall_seconds"]
 				delete m
 			}
 			FNR == 1 && NR > 1 { flush() }
@@ -150,20 +151,38 @@ history_load() {
 			{ v[++n] = $2 } END { if (n) print key, v[int((n + 1) / 2)] }')
 }
 history_load
-# A first repetition's passes besides the latency pass (each a warm-up and a
+# The traced cell's passes besides the latency pass (each a warm-up and a
 # trace duration), plus the verify pass's idle control (one more trace duration).
-first_rep_extra_s=$(( ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration ))
-cell_seconds() { # VARIANT WORKLOAD REP
-	local guest=$((duration + warmup)) kind=later
-	[ "$3" -eq 1 ] && guest=$((guest + first_rep_extra_s)) kind=first
+traced_extra_s=$(( ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration ))
+# cell_kind VARIANT WORKLOAD CELL: what a cell (CELL: its folder, rep<N> or
+# traced) runs, for the history and its passes: latency (a repetition),
+# traced, or modules.
+cell_kind() {
+	workload_load "$2"
+	if [ "$WORKLOAD_SETUP" = modules ]; then echo modules
+	elif [ "$3" = traced ]; then echo traced
+	else echo latency; fi
+}
+cell_seconds() { # VARIANT WORKLOAD CELL
+	local guest=$((duration + warmup)) kind
+	kind=$(cell_kind "$@")
+	[ "$kind" = traced ] && guest=$((guest + traced_extra_s))
 	echo "${history_seconds[$1/$2/$kind]:-$(( guest * factor + 15 ))}"
+}
+# cell_passes VARIANT WORKLOAD CELL: the passes the cell runs.
+cell_passes() {
+	case $(cell_kind "$@") in
+	modules) echo modules ;;
+	traced) echo "$LOCKLAT_PASSES" ;;
+	*) echo latency ;;
+	esac
 }
 # A tree written by another result layout is not mixed with this one's cells.
 layout_check() {
 	local versions
 	[ -d "$out" ] || return 0
 	# shellcheck disable=SC2016 # an awk program, expanded by awk
-	versions=$(find "$out" -mindepth 4 -maxdepth 4 -path '*/rep*/meta' -type f -print0 |
+	versions=$(find "$out" -mindepth 4 -maxdepth 4 -name meta -type f -print0 |
 		xargs -0 -r awk -F= '$1 == "layout_version" { v[$2] = 1 } END { for (k in v) print k }' |
 		sort -u | tr '\n' ' ')
 	case " $versions" in
@@ -180,10 +199,17 @@ cell_done() {
 		[ "$(kv_get "$1/meta" status)" != INFRA ]
 }
 
-# workload_reps W: the repetitions of workload W (the modules pass: one).
-workload_reps() {
+# workload_cells W: the cell folders of workload W: rep1..repN and traced
+# (the modules pass: rep1 alone).
+workload_cells() {
+	local r
 	workload_load "$1"
-	if [ "$WORKLOAD_SETUP" = modules ]; then echo 1; else echo "$reps"; fi
+	if [ "$WORKLOAD_SETUP" = modules ]; then
+		echo rep1
+		return
+	fi
+	for ((r = 1; r <= reps; r++)); do echo "rep$r"; done
+	echo traced
 }
 
 cells=()
@@ -191,12 +217,12 @@ total_s=0
 kept=0
 for v in "${variants[@]}"; do
 	for w in "${workloads[@]}"; do
-		for ((r = 1; r <= $(workload_reps "$w"); r++)); do
-			cells+=("$v $w $r")
-			if cell_done "$out/$v/$w/rep$r"; then
+		for c in $(workload_cells "$w"); do
+			cells+=("$v $w $c")
+			if cell_done "$out/$v/$w/$c"; then
 				kept=$((kept + 1))
 			else
-				total_s=$((total_s + $(cell_seconds "$v" "$w" "$r")))
+				total_s=$((total_s + $(cell_seconds "$v" "$w" "$c")))
 			fi
 		done
 	done
@@ -227,14 +253,16 @@ else
 fi
 todo_builds=()
 for v in "${variants[@]}"; do
-	[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] || todo_builds+=("$v")
+	for f in $LOCKLAT_FLAVOURS; do
+		[ -f "$(kernel_dir "$v" "$f")/manifest" ] || todo_builds+=("$(kernel_name "$v" "$f")")
+	done
 done
 est=$(( total_s / jobs + ${#todo_builds[@]} * 600 ))
 cat <<EOF
 locklat plan
   variants:    ${variants[*]}
   workloads:   ${workloads[*]}
-  repetitions: $reps (rep 1 with all passes, later reps latency only)
+  repetitions: $reps latency passes on each plain kernel, plus one cell with all passes on the traced kernel
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept; shuffled, seed $seed
   kernels to build: ${todo_builds[*]:-none}
@@ -264,8 +292,9 @@ make -s -C "$LOCKLAT_ROOT" tools >/dev/null
 declare -A build_failed=()
 for v in "${variants[@]}"; do
 	if ! "$LOCKLAT_ROOT/kernels/build.sh" "$v"; then
-		build_failed[$v]="kernel build failed: $LOCKLAT_BUILD/kernels/$v/build.log"
-		warn "variant $v failed to build: its cells are marked INFRA (log: $LOCKLAT_BUILD/kernels/$v/build.log)"
+		logs="$(kernel_dir "$v" plain)/build.log, $(kernel_dir "$v" traced)/build.log"
+		build_failed[$v]="kernel build failed: $logs"
+		warn "variant $v failed to build: its cells are marked INFRA (logs: $logs)"
 	elif ! "$LOCKLAT_ROOT/kernels/modules/build.sh" "$v"; then
 		build_failed[$v/modules]="module build failed: $LOCKLAT_BUILD/modules/$v/"
 		warn "modules for $v failed to build: its modules cell is marked INFRA"
@@ -304,15 +333,18 @@ i=0
 t_start=$SECONDS
 remaining_s=$total_s
 for cell in "${cells[@]}"; do
-	read -r v w r <<<"$cell"
+	read -r v w c <<<"$cell"
 	i=$((i + 1))
-	dir=$out/$v/$w/rep$r
+	dir=$out/$v/$w/$c
+	# The repetition number the cell records (the traced cell: 1).
+	r=1
+	[[ $c == rep* ]] && r=${c#rep}
 	if cell_done "$dir"; then
-		progress matrix "cell $i/${#cells[@]} $v/$w/rep$r: kept ($(kv_get "$dir/meta" status))"
+		progress matrix "cell $i/${#cells[@]} $v/$w/$c: kept ($(kv_get "$dir/meta" status))"
 		continue
 	fi
 	rm -rf "$dir"
-	remaining_s=$((remaining_s - $(cell_seconds "$v" "$w" "$r")))
+	remaining_s=$((remaining_s - $(cell_seconds "$v" "$w" "$c")))
 	workload_load "$w"
 	failed=${build_failed[$v]:-}
 	[ "$WORKLOAD_SETUP" = modules ] && failed=${failed:-${build_failed[$v/modules]:-}}
@@ -328,11 +360,9 @@ for cell in "${cells[@]}"; do
 		wait -n || true
 	done
 	pin=$(seq -s, $((s * per_cell)) $((s * per_cell + per_cell - 1)))
-	passes=$LOCKLAT_PASSES
-	[ "$r" -gt 1 ] && passes=latency
-	[ "$WORKLOAD_SETUP" = modules ] && passes=modules
-	progress matrix "cell $i/${#cells[@]} $v/$w/rep$r on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
-	slot_log[$s]=$out/logs/$v-$w-rep$r.log
+	passes=$(cell_passes "$v" "$w" "$c")
+	progress matrix "cell $i/${#cells[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
+	slot_log[$s]=$out/logs/$v-$w-$c.log
 	# The cell dies with this script, even by SIGKILL (and its QEMU with it,
 	# see run-cell.sh); it does not hold the output lock (fd 8).
 	setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \

@@ -13,7 +13,10 @@
 #   --warmup S        seconds the workload runs before a pass measures (default 2)
 #   --passes LIST     space-separated, from: latency timerlat preemptoff
 #                     irqsoff verify modules (default: all but modules;
-#                     LOCKLAT_PASSES in lib/common.sh)
+#                     LOCKLAT_PASSES in lib/common.sh). With timerlat,
+#                     preemptoff or irqsoff the cell boots the variant's
+#                     traced kernel (<variant>+tracers), else (and for
+#                     --command) its plain one
 #   --rep N           repetition number recorded in meta (default 1)
 #   --accel A         auto (default), kvm, tcg-icount, tcg
 #   --cpus N          vCPUs (default: 1 under tcg-icount, else 2); --pin LIST
@@ -114,7 +117,13 @@ fi
 if [ -e "$out" ]; then
 	err_exit "$out exists: a complete cell is never overwritten (remove it to redo)" "$CELL_EXIT_USAGE"
 fi
-manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
+# The latency passes and the modules run on the variant's plain kernel, the
+# passes that need the preemptoff/irqsoff tracers on its traced one
+# (lib/common.sh, LOCKLAT_TRACED_PASSES): one boot, one kernel. A command
+# runs no pass: the plain kernel.
+flavour=plain
+[ -n "$command" ] || flavour=$(passes_flavour "$passes")
+manifest=$(kernel_dir "$variant" "$flavour")/manifest
 [ -f "$manifest" ] ||
 	err_exit "variant $variant is not built ($manifest missing): run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
 bzimage=$(kv_get "$manifest" bzimage_path)
@@ -301,6 +310,7 @@ kv_write "$meta" \
 	interval_us "$LOCKLAT_INTERVAL_US" \
 	warmup_s "$warmup" \
 	passes "$passes" \
+	kernel_flavour "$flavour" \
 	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \
 	vcpus "$cpus" \
 	guest_mem_mib "$mem" \

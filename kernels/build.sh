@@ -2,17 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # build.sh - build locklat kernel variants from Debian's linux-source-6.12.
 #
-# Usage: kernels/build.sh [-j JOBS] [--list] [--only TARGETS] [VARIANT...]
+# Usage: kernels/build.sh [-j JOBS] [--list] [--flavour F] [--only TARGETS] [VARIANT...]
 #
 # For each variant (a file in kernels/variants/; when none is named, those
-# the matrix runs: all but the ones whose file says matrix=no): extract the pristine tree once, apply the variant's patch series into
-# a shared per-series tree, merge its Kconfig fragments onto allnoconfig with
-# the tree's merge_config.sh, check that every requested option stuck, build
-# bzImage out of tree with ccache, and write the variant's manifest. Everything
-# lands under build/ (ignored by git). Later stages read only the manifest:
-#   build/kernels/<variant>/manifest   key=value lines, see kernels/README.md
-#   build/kernels/<variant>/bzImage    the kernel the manifest describes
-#   build/rtla/rtla                     rtla from the same tree, for the guest
+# the matrix runs: all but the ones whose file says matrix=no) and each of its
+# two kernels (LOCKLAT_FLAVOURS: plain, and traced with tracers.config merged
+# last): extract the pristine tree once, apply the variant's patch series
+# into a shared per-series tree, merge its Kconfig fragments onto allnoconfig
+# with the tree's merge_config.sh, check that every requested option stuck,
+# build bzImage out of tree with ccache, and write the kernel's manifest.
+# Everything lands under build/ (ignored by git). Later stages read only the
+# manifest:
+#   build/kernels/<variant>/manifest          the plain kernel, key=value lines
+#                                             (kernels/README.md)
+#   build/kernels/<variant>+tracers/manifest  the traced kernel
+#   build/kernels/<name>/bzImage              the kernel a manifest describes
+#   build/rtla/rtla                           rtla from the same tree, for the guest
 #
 # --only "lib/radix-tree.o mm/swap.o" builds just those make targets (no
 # bzImage, no manifest): enough for verify-equivalence.sh.
@@ -25,9 +30,11 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: kernels/build.sh [-j JOBS] [--list] [--only TARGETS] [VARIANT...]
+usage: kernels/build.sh [-j JOBS] [--list] [--flavour F] [--only TARGETS] [VARIANT...]
   -j JOBS         parallel make jobs (default: nproc = $(nproc))
   --list          print the known variants and exit
+  --flavour F     build only the plain or the traced kernel of each variant
+                  (default: both; with --only: plain)
   --only TARGETS  build only these make targets (e.g. objects), no manifest
 Known variants: $(known_variants | tr '\n' ' ')
 EOF
@@ -35,6 +42,7 @@ EOF
 
 jobs=$(nproc)
 only=''
+flavours=''
 variants=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -44,6 +52,8 @@ while [ $# -gt 0 ]; do
 	--list) known_variants; exit 0 ;;
 	--only) [ $# -ge 2 ] || err_exit "--only needs make targets" 2
 		only=$2; shift ;;
+	--flavour) [ $# -ge 2 ] || err_exit "--flavour needs plain or traced" 2
+		flavours=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	-*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	*) variants+=("$1") ;;
@@ -52,6 +62,12 @@ while [ $# -gt 0 ]; do
 done
 case $jobs in
 '' | *[!0-9]* | 0) err_exit "-j wants a positive whole number, got '$jobs'" 2 ;;
+esac
+case $flavours in
+'') flavours=$LOCKLAT_FLAVOURS
+	[ -z "$only" ] || flavours=plain ;;
+plain | traced) ;;
+*) err_exit "--flavour wants plain or traced, got '$flavours'" 2 ;;
 esac
 if [ ${#variants[@]} -eq 0 ]; then
 	mapfile -t variants < <(matrix_variants)
@@ -84,7 +100,7 @@ for v in "${variants[@]}"; do
 		[ -f "$LOCKLAT_PATCHES_DIR/$p/series" ] ||
 			err_exit "variant $v: no patch series '$p' (kernels/patches/$p/series)" 2
 	done
-	for c in $VARIANT_CONFIGS; do
+	for c in $VARIANT_CONFIGS $LOCKLAT_TRACERS_CONFIG; do
 		[ -f "$LOCKLAT_CONFIGS_DIR/$c.config" ] ||
 			err_exit "variant $v: no config fragment kernels/configs/$c.config" 2
 	done
@@ -182,12 +198,12 @@ source_stack() {
 	STACK_TREE=$tree
 }
 
-# config_generate VARIANT OBJDIR TREE: merge the fragments (allnoconfig base),
+# config_generate KERNEL OBJDIR TREE: merge the fragments (allnoconfig base),
 # then check them. Skipped when fragments and tree are unchanged, so that an
 # unchanged variant costs no Kconfig work and make sees no new .config.
 config_generate() {
 	local v=$1 obj=$2 tree=$3 frags=() c inputs report
-	for c in $VARIANT_CONFIGS; do
+	for c in $KERNEL_CONFIGS; do
 		frags+=("$LOCKLAT_CONFIGS_DIR/$c.config")
 	done
 	inputs=$( { cat "$tree/.locklat-patches"; for c in "${frags[@]}"; do
@@ -196,7 +212,7 @@ config_generate() {
 		[ "$(cat "$obj/.locklat-config-inputs")" = "$inputs" ]; then
 		return 0
 	fi
-	progress kernels "$v: merge_config.sh -n ${VARIANT_CONFIGS}"
+	progress kernels "$v: merge_config.sh -n ${KERNEL_CONFIGS}"
 	rm -f "$obj/.locklat-config-inputs"
 	(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$obj" "${frags[@]}") \
 		>>"$obj/build.log" 2>&1 || build_failed "$v" "$obj" "merge_config.sh failed"
@@ -214,25 +230,34 @@ build_failed() {
 	err_exit "$1: $3 (full log: $2/build.log)"
 }
 
-# kernel_make VARIANT OBJDIR TREE TARGETS...: make with ccache; sets MAKE_SECONDS.
+# kernel_make KERNEL OBJDIR TREE TARGETS...: make with ccache; sets
+# MAKE_SECONDS, and MAKE_COMPILED and MAKE_CACHED: the compiler calls that
+# compiled (a ccache miss) and those ccache answered, from ccache's log of
+# this make alone (OBJDIR/ccache-stats.log).
 kernel_make() {
 	local v=$1 obj=$2 tree=$3 t0=$SECONDS
 	shift 3
 	require_disk_space "$LOCKLAT_BUILD" 1500
 	progress kernels "$v: make -j$jobs $* (log: ${obj#"$LOCKLAT_ROOT"/}/build.log)"
+	: >"$obj/ccache-stats.log"
 	# CCACHE_BASEDIR makes paths under build/ relative, so a new O= folder
 	# at the same depth hits the cache. Fixed build user/host/time make the
 	# version string, and so the image, independent of who built it when.
-	CCACHE_BASEDIR=$LOCKLAT_BUILD \
+	CCACHE_STATSLOG=$obj/ccache-stats.log CCACHE_BASEDIR=$LOCKLAT_BUILD \
 	KBUILD_BUILD_USER=locklat KBUILD_BUILD_HOST=locklat \
 	KBUILD_BUILD_TIMESTAMP="$(date -u -r "$LOCKLAT_KERNEL_TARBALL" '+%Y-%m-%d %H:%M:%S UTC')" \
 		make -C "$tree" O="$obj" -j"$jobs" CC="ccache gcc" \
 		LOCALVERSION="-locklat-$v" "$@" >>"$obj/build.log" 2>&1 ||
 		build_failed "$v" "$obj" "kernel build failed"
 	MAKE_SECONDS=$((SECONDS - t0))
+	# One "# <source>" record per call: cache_miss, or a direct or
+	# preprocessed hit.
+	read -r MAKE_COMPILED MAKE_CACHED < <(awk '$0 == "cache_miss" { m++ }
+		$0 == "direct_cache_hit" || $0 == "preprocessed_cache_hit" { h++ }
+		END { print m + 0, h + 0 }' "$obj/ccache-stats.log")
 }
 
-# manifest_write VARIANT OBJDIR TREE: the facts every later stage reads.
+# manifest_write KERNEL OBJDIR TREE: the facts every later stage reads.
 manifest_write() {
 	local v=$1 obj=$2 tree=$3 m=$2/manifest.tmp s f c release model
 	release=$(make -s -C "$tree" O="$obj" LOCALVERSION="-locklat-$v" kernelrelease)
@@ -247,14 +272,16 @@ manifest_write() {
 	mv "$obj/bzImage.tmp" "$obj/bzImage"
 	: >"$m"
 	kv_write "$m" \
-		variant "$v" \
+		variant "$VARIANT_NAME" \
+		kernel "$v" \
+		flavour "$KERNEL_FLAVOUR" \
 		description "$VARIANT_DESCRIPTION" \
 		kernel_release "$release" \
 		source_version "$(source_release)" \
 		source_package "$LOCKLAT_KERNEL_PACKAGE $(dpkg-query -W -f='${Version}' "$LOCKLAT_KERNEL_PACKAGE" 2>/dev/null || echo unknown)" \
 		source_tarball_sha256 "$(tarball_sha256)" \
 		patches "$VARIANT_PATCHES" \
-		configs "$VARIANT_CONFIGS" \
+		configs "$KERNEL_CONFIGS" \
 		preempt_model "$model" \
 		lockdep "$(grep -qx 'CONFIG_PROVE_LOCKING=y' "$obj/.config" && echo y || echo n)" \
 		bootargs "$VARIANT_BOOTARGS" \
@@ -267,13 +294,15 @@ manifest_write() {
 		ccache_version "$(ccache --version | awk 'NR == 1 { print $3 }')" \
 		make_jobs "$jobs" \
 		make_seconds "$MAKE_SECONDS" \
+		make_compiled "$MAKE_COMPILED" \
+		make_cached "$MAKE_CACHED" \
 		built_at "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 	for s in $VARIANT_PATCHES; do
 		while IFS= read -r f; do
 			kv_write "$m" "patch_sha256.$s/$(basename "$f")" "$(sha256_of "$f")"
 		done < <(series_files "$s")
 	done
-	for c in $VARIANT_CONFIGS; do
+	for c in $KERNEL_CONFIGS; do
 		kv_write "$m" "config_fragment_sha256.$c" "$(sha256_of "$LOCKLAT_CONFIGS_DIR/$c.config")"
 	done
 	mv "$m" "$obj/manifest"
@@ -303,14 +332,10 @@ rtla_build() {
 		err_exit "rtla does not build (log: $out/build.log)"
 }
 
-source_extract
-[ -n "$only" ] || rtla_build
-for v in "${variants[@]}"; do
-	variant_load "$v"
-	t0=$SECONDS
-	# shellcheck disable=SC2086 # the series list is word-split on purpose
-	source_stack $VARIANT_PATCHES
-	obj=$LOCKLAT_BUILD/kernels/$v
+# kernel_build NAME: one kernel (VARIANT_*, KERNEL_FLAVOUR, KERNEL_CONFIGS set)
+# into build/kernels/NAME, in the tree STACK_TREE.
+kernel_build() {
+	local v=$1 obj=$LOCKLAT_BUILD/kernels/$1 t0=$SECONDS
 	mkdir -p "$obj"
 	: >"$obj/build.log"
 	config_generate "$v" "$obj" "$STACK_TREE"
@@ -318,12 +343,25 @@ for v in "${variants[@]}"; do
 		# shellcheck disable=SC2086 # the target list is word-split on purpose
 		kernel_make "$v" "$obj" "$STACK_TREE" $only
 		progress kernels "$v: built $only in $((SECONDS - t0)) s"
-		continue
+		return
 	fi
 	# modules: every option is =y, so this builds no module; it writes
 	# Module.symvers and scripts/module.lds, which the out-of-tree modules
 	# of kernels/modules link against.
 	kernel_make "$v" "$obj" "$STACK_TREE" bzImage modules
 	manifest_write "$v" "$obj" "$STACK_TREE"
-	progress kernels "$v: done in $((SECONDS - t0)) s ($(kv_get "$obj/manifest" kernel_release))"
+	progress kernels "$v: done in $((SECONDS - t0)) s, $MAKE_COMPILED compiled, $MAKE_CACHED from ccache ($(kv_get "$obj/manifest" kernel_release))"
+}
+
+source_extract
+[ -n "$only" ] || rtla_build
+for VARIANT_NAME in "${variants[@]}"; do
+	variant_load "$VARIANT_NAME"
+	# shellcheck disable=SC2086 # the series list is word-split on purpose
+	source_stack $VARIANT_PATCHES
+	for KERNEL_FLAVOUR in $flavours; do
+		KERNEL_CONFIGS=$VARIANT_CONFIGS
+		[ "$KERNEL_FLAVOUR" = plain ] || KERNEL_CONFIGS="$KERNEL_CONFIGS $LOCKLAT_TRACERS_CONFIG"
+		kernel_build "$(kernel_name "$VARIANT_NAME" "$KERNEL_FLAVOUR")"
+	done
 done

@@ -191,10 +191,11 @@ LOCKLAT_HIST_RANGE_US=400000
 # cyclictest's wake-up interval (-i), in microseconds.
 LOCKLAT_INTERVAL_US=200
 
-# The result layout (results/README.md) this suite writes. 3: cells have
-# interval_us and guest/cyclictest-samples (2 had per-window maxima, 1
-# neither). run-matrix.sh resumes only a tree of this layout.
-LOCKLAT_LAYOUT_VERSION=3
+# The result layout (results/README.md) this suite writes. 4: repetitions on
+# the plain kernel and a traced cell per variant and workload (3: rep1 ran
+# every pass on a kernel with the tracers; 2 had per-window maxima, 1 no
+# sample stream). run-matrix.sh resumes only a tree of this layout.
+LOCKLAT_LAYOUT_VERSION=4
 # The raw disk a guest writes its results onto, and what a finished cell
 # takes (~5 MiB with its traces; the rest is margin). Overridable so that a
 # test can ask for more than any disk has.
@@ -215,9 +216,9 @@ LOCKLAT_SILENCE_S=${LOCKLAT_SILENCE_S:-$((LOCKLAT_HEARTBEAT_S * 30))}
 LOCKLAT_SWAP_DISK_MIB=${LOCKLAT_SWAP_DISK_MIB:-128}
 
 # The passes of a cell, in the order the guest runs them (bench/guest/init):
-# LOCKLAT_PASSES is what a first repetition runs, LOCKLAT_PASSES_KNOWN every
-# pass a cell may ask for. The latency pass comes first: the timerlat pass
-# sets its stop threshold from that pass's maximum.
+# LOCKLAT_PASSES is what a traced cell runs (repetitions: latency alone),
+# LOCKLAT_PASSES_KNOWN every pass a cell may ask for. The latency pass comes
+# first: the timerlat pass sets its stop threshold from that pass's maximum.
 LOCKLAT_PASSES="latency timerlat preemptoff irqsoff verify"
 LOCKLAT_PASSES_KNOWN="$LOCKLAT_PASSES modules"
 # The timerlat pass stops at half the latency pass's maximum, never below
@@ -249,3 +250,40 @@ CELL_EXIT_USAGE=2
 CELL_EXIT_TIMEOUT=3
 CELL_EXIT_INVALID=5
 CELL_EXIT_INFRA=70
+
+# Each variant is built twice (kernels/README.md, "Two kernels per variant"):
+# its plain kernel, build/kernels/<variant>, from the variant's fragments, and
+# its traced kernel, build/kernels/<variant>+tracers, with
+# LOCKLAT_TRACERS_CONFIG merged last. The preemptoff and irqsoff tracers'
+# hooks lengthen every preempt_disable() section (zram's latency maxima were
+# 0.77x without them, ref-20261204-2), so the latency passes and the modules
+# run on the plain kernel and only the passes that need those tracers (the
+# preemptirq events the timerlat pass records among them) on the traced one.
+LOCKLAT_FLAVOURS="plain traced"
+LOCKLAT_TRACERS_CONFIG=tracers
+LOCKLAT_TRACED_PASSES="timerlat preemptoff irqsoff"
+
+# kernel_name VARIANT FLAVOUR: the kernel's name, which is its folder under
+# build/kernels/ and the suffix of its release (-locklat-<name>).
+kernel_name() {
+	case $2 in
+	plain) printf '%s\n' "$1" ;;
+	traced) printf '%s+%s\n' "$1" "$LOCKLAT_TRACERS_CONFIG" ;;
+	*) err_exit "internal: unknown kernel flavour '$2'" 70 ;;
+	esac
+}
+
+# kernel_dir VARIANT FLAVOUR: the kernel's build folder (its manifest, bzImage).
+kernel_dir() {
+	printf '%s/kernels/%s\n' "$LOCKLAT_BUILD" "$(kernel_name "$1" "$2")"
+}
+
+# passes_flavour PASSES: the kernel a cell running PASSES boots: traced when
+# any of them needs the latency tracers, else plain.
+passes_flavour() {
+	local p
+	for p in $1; do
+		[[ " $LOCKLAT_TRACED_PASSES " == *" $p "* ]] && { echo traced; return; }
+	done
+	echo plain
+}

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 57
+tap_plan 59
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -18,7 +18,7 @@ tap_like "$out" '--dry-run' "--help lists the options"
 
 out=$("$rm_" --dry-run --out "$tmp/fresh" --accel tcg-icount 2>&1)
 tap_result $? "--dry-run exits 0"
-tap_like "$out" "cells: +65 in $tmp/fresh: 65 to run, 0 complete" "default plan: 5 variants x (3 workloads x 4 reps + 1 modules cell)"
+tap_like "$out" "cells: +80 in $tmp/fresh: 80 to run, 0 complete" "default plan: 5 variants x (3 workloads x (4 reps + 1 traced cell) + 1 modules cell)"
 tap_like "$out" 'estimated: +[0-9]+ min' "the plan has an estimate"
 [ ! -e "$tmp/fresh" ]
 tap_result $? "--dry-run creates nothing"
@@ -29,7 +29,7 @@ mkdir -p "$fake/rep1" "$fake/rep2" "$fake/rep3.partial"
 printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep1/meta"
 printf 'layout_version=%s\nstatus=INFRA\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep2/meta"
 out=$("$rm_" --dry-run --out "$tmp/fake" --variants baseline --workloads squashfs --reps 3 --accel tcg-icount 2>&1)
-tap_like "$out" 'cells: +3 in .*: 2 to run, 1 complete and kept' "resume: a complete cell is kept; INFRA and partial cells are redone"
+tap_like "$out" 'cells: +4 in .*: 3 to run, 1 complete and kept' "resume: a complete cell is kept; INFRA and partial cells are redone (3 reps + traced)"
 [ -f "$fake/rep1/meta" ] && [ -d "$fake/rep3.partial" ]
 tap_result $? "--dry-run on an existing tree deletes nothing"
 
@@ -37,23 +37,29 @@ tap_result $? "--dry-run on an existing tree deletes nothing"
 # (accelerator, duration, warm-up) -> 600 s / 2 jobs = 5 min.
 hist=$tmp/history/run1/baseline/squashfs/rep1
 mkdir -p "$hist"
-printf '%s\n' variant=baseline workload=squashfs rep=1 accel=tcg-icount duration_s=3 \
+printf '%s\n' variant=baseline workload=squashfs rep=1 passes=latency accel=tcg-icount duration_s=3 \
 	trace_duration_s=3 warmup_s=1 wall_seconds=600 complete=1 >"$hist/meta"
 # A built-kernel stand-in keeps the ~10 min build guess out of the sum, so
 # the test means the same on a fresh clone (CI) and on a machine with builds.
-mkdir -p "$tmp/build/kernels/baseline"
+mkdir -p "$tmp/build/kernels/baseline" "$tmp/build/kernels/baseline+tracers"
 : >"$tmp/build/kernels/baseline/manifest"
+: >"$tmp/build/kernels/baseline+tracers/manifest"
 out=$(LOCKLAT_BUILD=$tmp/build LOCKLAT_RESULTS=$tmp/history "$rm_" --dry-run --out "$tmp/h" --variants baseline \
 	--workloads squashfs --reps 1 --duration 3 --warmup 1 --accel tcg-icount --jobs 2 2>&1)
-tap_like "$out" 'kernels to build: none' "a built kernel is not planned again"
+tap_like "$out" 'kernels to build: none' "built kernels (plain and traced) are not planned again"
+# rep1: 600 s from the history; the traced cell: (3 + 1 + 4 x (3 + 1) + 3) x 4 + 15 = 107 s.
 tap_like "$out" 'estimated: +5 min .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
+rm "$tmp/build/kernels/baseline+tracers/manifest"
+out=$(LOCKLAT_BUILD=$tmp/build "$rm_" --dry-run --out "$tmp/h" --variants baseline --workloads squashfs \
+	--accel tcg-icount 2>&1)
+tap_like "$out" 'kernels to build: baseline\+tracers$' "a variant whose traced kernel is missing plans that build"
 
 # The cells' order: shuffled from a seed the plan names; a tree already
 # ordered keeps its order file's seed and refuses another, or other cells.
 out=$("$rm_" --dry-run --out "$tmp/o1" --seed 7 --accel tcg-icount 2>&1)
 tap_like "$out" 'shuffled, seed 7$' "the plan names the order's seed"
 mkdir -p "$tmp/o2"
-printf '# seed=5\nbaseline squashfs 1\nbaseline squashfs 2\n' >"$tmp/o2/order"
+printf '# seed=5\nbaseline squashfs rep1\nbaseline squashfs traced\nbaseline squashfs rep2\n' >"$tmp/o2/order"
 out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs --reps 2 --accel tcg-icount 2>&1)
 tap_like "$out" 'shuffled, seed 5$' "a resumed tree keeps its recorded seed"
 out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs --reps 2 --seed 6 \
@@ -61,7 +67,7 @@ out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs 
 tap_is "$?:$(wc -l <<<"$out")" "2:1" "another --seed for an ordered tree: one line, exit 2"
 out=$("$rm_" --dry-run --out "$tmp/o2" --variants baseline --workloads squashfs --reps 3 --accel tcg-icount 2>&1)
 tap_like "$out" 'holds another matrix' "a resumed tree with other cells is refused"
-tap_is "$(cat "$tmp/o2/order")" "$(printf '# seed=5\nbaseline squashfs 1\nbaseline squashfs 2')" \
+tap_is "$(cat "$tmp/o2/order")" "$(printf '# seed=5\nbaseline squashfs rep1\nbaseline squashfs traced\nbaseline squashfs rep2')" \
 	"and its order file is left as it was"
 
 # bad_input NAME EXPECTED_STATUS REGEX CMD...: one line on stderr, the status, nothing made.
@@ -172,6 +178,7 @@ bad_input "build.sh: unknown variant" 2 "unknown variant 'nope'; known: baseline
 bad_input "build.sh: missing tarball" 1 "install the Debian package linux-source-6.12" \
 	env LOCKLAT_KERNEL_TARBALL="$tmp/none.tar.xz" "$build" baseline
 bad_input "build.sh: bad -j" 2 "-j wants a positive whole number" "$build" -j 0 baseline
+bad_input "build.sh: bad --flavour" 2 "--flavour wants plain or traced, got 'both'" "$build" --flavour both baseline
 # A series that no longer applies (as after a 6.12.x update): the build stops
 # naming the patch, the file and the hunk, and leaves no patched tree behind.
 if [ -r "$LOCKLAT_KERNEL_TARBALL" ]; then

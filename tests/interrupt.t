@@ -18,7 +18,8 @@ tap_plan 15
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
 
-args=(--variants "$variant" --workloads idle --reps 2 --duration 1 --warmup 1 --jobs 1 --out "$out")
+# Two cells: rep1 (the plain kernel) and traced (every pass, the traced kernel).
+args=(--variants "$variant" --workloads idle --reps 1 --duration 1 --trace-duration 1 --warmup 1 --jobs 1 --out "$out")
 
 # wait_until SECONDS COMMAND...: poll COMMAND until it succeeds or time is up.
 wait_until() {
@@ -32,10 +33,10 @@ wait_until() {
 guest_running() { pgrep -f -- "qemu-system-x86_64 .*$out/" >/dev/null; }
 nothing_running() { ! pgrep -f -- "$out/" >/dev/null; }
 # The cells run in a shuffled order (run-matrix.sh writes it to $out/order
-# before the first cell): first and second are rep<N> in that order.
+# before the first cell): first and second are its cell folders in that order.
 order_read() {
-	first=rep$(awk '!/^#/ { print $3; exit }' "$out/order" 2>/dev/null)
-	second=rep$(awk '!/^#/ && ++n == 2 { print $3; exit }' "$out/order" 2>/dev/null)
+	first=$(awk '!/^#/ { print $3; exit }' "$out/order" 2>/dev/null)
+	second=$(awk '!/^#/ && ++n == 2 { print $3; exit }' "$out/order" 2>/dev/null)
 }
 first_done_second_running() { [ -f "$cells/$first/meta" ] && pgrep -f -- "qemu-system-x86_64 .*$cells/$second" >/dev/null; }
 
@@ -74,7 +75,7 @@ tap_result $? "third run completes"
 tap_like "$(cat "$tmp/run3.log")" "cell 1/2 $variant/idle/$first: kept" "the complete cell is kept (the order is kept too)"
 tap_is "$(kv_get "$cells/$first/meta" started)" "$started" "and not redone"
 tap_is "$(kv_get "$cells/$second/meta" complete)" 1 "the interrupted cell is redone, complete"
-[ ! -e "$cells/rep2.partial" ] && [ ! -e "$cells/rep1.partial" ]
+[ ! -e "$cells/$first.partial" ] && [ ! -e "$cells/$second.partial" ]
 tap_result $? "no partial cell is left"
 grep -q '^2 complete cells' "$out/summary.md"
 tap_result $? "the summary counts both cells"

@@ -12,13 +12,18 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((27 + $(known_workloads | wc -l) + 22))
+tap_plan $((27 + $(known_workloads | wc -l) + 30))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
 manifest=$LOCKLAT_BUILD/kernels/$variant/manifest
 release=$(kv_get "$manifest" kernel_release)
 tap_like "$release" "^6\.12\.[0-9]+-locklat-$variant\$" "manifest names the kernel release"
+traced_release=$(kv_get "$LOCKLAT_BUILD/kernels/$variant+tracers/manifest" kernel_release)
+tap_like "$traced_release" "^6\.12\.[0-9]+-locklat-$variant\+tracers\$" "the traced kernel is built too"
+# The plain kernel has no latency tracer; the traced one has both.
+tap_is "$(grep -cE '^CONFIG_(PREEMPT|IRQSOFF)_TRACER=y' "$(kv_get "$manifest" config_path)")/$(grep -cE '^CONFIG_(PREEMPT|IRQSOFF)_TRACER=y' "$LOCKLAT_BUILD/kernels/$variant+tracers/.config")" \
+	0/2 "plain kernel without the preemptoff/irqsoff tracers, traced kernel with both"
 
 # The kernel modules: built against this variant, checkpatch-clean.
 "$root/kernels/modules/build.sh" "$variant" >"$tmp/modules.log" 2>&1
@@ -32,8 +37,10 @@ done
 t0=$SECONDS
 "$root/kernels/build.sh" "$variant" >"$tmp/rebuild.log" 2>&1
 tap_result $? "second build of $variant"
-! grep -q '^  CC ' "$LOCKLAT_BUILD/kernels/$variant/build.log"
-tap_result $? "second build compiled nothing ($((SECONDS - t0)) s)"
+! grep -q '^  CC ' "$LOCKLAT_BUILD/kernels/$variant/build.log" "$LOCKLAT_BUILD/kernels/$variant+tracers/build.log"
+tap_result $? "second build compiled nothing in either kernel ($((SECONDS - t0)) s)"
+tap_is "$(kv_get "$manifest" make_compiled)/$(kv_get "$LOCKLAT_BUILD/kernels/$variant+tracers/manifest" make_compiled)" \
+	0/0 "and each manifest counts 0 compiled objects (ccache's log of that make)"
 
 # The same boot runs each workload without what it needs (no setup step ran):
 # a one-line error and exit 1, not a silent pass.
@@ -76,6 +83,8 @@ t0=$SECONDS
 tap_is "$?" "$CELL_EXIT_TIMEOUT" "a step over its guest-time budget: exit TIMEOUT ($((SECONDS - t0)) s)"
 tap_like "$(kv_get "$tmp/stepbudget/meta" reason)" "^step latency hung: .*the guest's own watchdog" \
 	"the reason names the hung step and the guest's watchdog"
+tap_is "$(kv_get "$tmp/stepbudget/meta" kernel_flavour) $(kv_get "$tmp/stepbudget/meta" manifest.kernel_release)" \
+	"plain $release" "a latency-only cell boots the plain kernel"
 
 # A guest whose results outgrow their disk fails its own cell, saying why.
 LOCKLAT_RESULTS_DISK_MIB=2 "$cell" --variant "$variant" --command 'head -c 4000000 /dev/zero' \
@@ -88,23 +97,36 @@ out=$(LOCKLAT_BUILD=$tmp/nobuild "$cell" --variant "$variant" --command true --o
 tap_is "$?" "$CELL_EXIT_INFRA" "a variant that is not built: infrastructure error"
 tap_like "$out" "variant $variant is not built .*make kernels VARIANTS=$variant" "the error says how to build it"
 
-# Every workload, a few seconds each, as one small run.
+# Every workload, a few seconds each, as one small run: each a traced cell
+# (all passes, the traced kernel), the modules workload its rep1.
 mapfile -t workloads < <(known_workloads)
 run=$tmp/run
 slot=0
 pids=()
+# cell_of W: the cell folder of workload W in this run.
+cell_of() {
+	workload_load "$1"
+	if [ "$WORKLOAD_SETUP" = modules ]; then echo rep1; else echo traced; fi
+}
 for w in "${workloads[@]}"; do
 	# A heartbeat every guest second, so that a 2 s pass shows some.
 	LOCKLAT_HEARTBEAT_S=1 "$cell" --variant "$variant" --workload "$w" --duration 2 --warmup 1 \
-		--pin "$slot" --allow-overcommit --out "$run/$variant/$w/rep1" \
+		--pin "$slot" --allow-overcommit --out "$run/$variant/$w/$(cell_of "$w")" \
 		>"$tmp/cell-$w.log" 2>&1 &
 	pids[slot]=$!
 	slot=$(( (slot + 1) % 2 ))
 	[ -z "${pids[slot]:-}" ] || wait "${pids[slot]}"
 done
 wait
+# One repetition as the matrix runs it (the latency pass alone, the plain
+# kernel), so that the summary has a measured column to set the traced
+# kernel's pass against.
+"$cell" --variant "$variant" --workload squashfs --passes latency --duration 2 --warmup 1 \
+	--out "$run/$variant/squashfs/rep1" >"$tmp/cell-squashfs-rep1.log" 2>&1
+tap_is "$(kv_get "$run/$variant/squashfs/rep1/meta" status) $(kv_get "$run/$variant/squashfs/rep1/meta" kernel_flavour)" \
+	"OK plain" "squashfs rep1: a latency pass on the plain kernel"
 for w in "${workloads[@]}"; do
-	d=$run/$variant/$w/rep1
+	d=$run/$variant/$w/$(cell_of "$w")
 	st=$(kv_get "$d/meta" status 2>/dev/null)
 	workload_load "$w"
 	hits=$(awk '{ n += $2 } END { print n + 0 }' "$d/guest/path-hits" 2>/dev/null)
@@ -124,15 +146,15 @@ for w in "${workloads[@]}"; do
 	esac
 	tap_result "$ok" "workload $w: status ${st:-none}, target hits ${hits:-none}"
 done
-grep -q 'locklat: step latency: running, 1 s' "$run/$variant/idle/rep1/console.log" 2>/dev/null
+grep -q 'locklat: step latency: running, 1 s' "$run/$variant/idle/traced/console.log" 2>/dev/null
 tap_result $? "a workload cell's guest logs its heartbeat while a step runs"
 # lru reaches the batches that need more than faults and madvise: the
 # interrupt-side rotation at swap-disk writeback end and order-9 compaction.
 for fn in lru_move_tail lru_add_drain_cpu_zone; do
-	n=$(awk -v fn="$fn" '$1 == fn { print $2 }' "$run/$variant/lru/rep1/guest/path-hits" 2>/dev/null)
+	n=$(awk -v fn="$fn" '$1 == fn { print $2 }' "$run/$variant/lru/traced/guest/path-hits" 2>/dev/null)
 	tap_like "${n:-none}" '^[1-9][0-9]*$' "lru: $fn ran (verify pass: ${n:-none} hits)"
 done
-stats=$(grep -h '^locklat-stats workload=lru' "$run/$variant/lru/rep1/guest/workload-verify.out" 2>/dev/null)
+stats=$(grep -h '^locklat-stats workload=lru' "$run/$variant/lru/traced/guest/workload-verify.out" 2>/dev/null)
 tap_like "$stats" ' pgrotated=[1-9][0-9]* compact_stall=[1-9]' "lru: folios rotated, direct compaction stalls (vmstat)"
 # The modules cell: every llcheck scenario loaded and removed, llbench twice.
 mods=$run/$variant/modules/rep1/guest/modules
@@ -146,23 +168,26 @@ grep -qx 'insmod 0 rmmod 0' "$mods/llbench-first.status" 2>/dev/null &&
 tap_result $? "modules: llbench loads again after removal"
 tap_is "$(grep -c 'llbench: op=.* median_ns=[0-9.]* ' "$mods/llbench.dmesg" 2>/dev/null)" 5 \
 	"modules: llbench timed its 5 operations"
-max=$(cat "$run/$variant/squashfs/rep1/guest/preemptoff/tracing_max_latency" 2>/dev/null)
-hdr=$(sed -n 's/^# latency: \([0-9]*\) us.*/\1/p' "$run/$variant/squashfs/rep1/guest/preemptoff/trace.txt" 2>/dev/null)
+tap_is "$(kv_get "$run/$variant/modules/rep1/meta" kernel_flavour)" plain "modules: on the plain kernel"
+tap_is "$(kv_get "$run/$variant/squashfs/traced/meta" manifest.kernel_release)" "$traced_release" \
+	"a cell with the tracer passes boots the traced kernel"
+max=$(cat "$run/$variant/squashfs/traced/guest/preemptoff/tracing_max_latency" 2>/dev/null)
+hdr=$(sed -n 's/^# latency: \([0-9]*\) us.*/\1/p' "$run/$variant/squashfs/traced/guest/preemptoff/trace.txt" 2>/dev/null)
 tap_is "$max" "$hdr" "preemptoff: tracing_max_latency equals the trace's own header"
 # Which section is worst in 2 s varies (the 5 s passes of the reference run
 # always found squashfs_decompress on non-RT); that it is named does not.
-grep -q 'started at: [a-z_]' "$run/$variant/squashfs/rep1/guest/preemptoff/trace.txt" &&
-	grep -q '^ => ' "$run/$variant/squashfs/rep1/guest/preemptoff/trace.txt"
+grep -q 'started at: [a-z_]' "$run/$variant/squashfs/traced/guest/preemptoff/trace.txt" &&
+	grep -q '^ => ' "$run/$variant/squashfs/traced/guest/preemptoff/trace.txt"
 tap_result $? "squashfs: the worst preempt-off section is named, with its stack"
 
 # The path proof leaves the harness out: with the workload running, no hit
 # is init's or one of its forks' (the idle control has them).
-harness=$(grep -hE '^\{ common_pid: (init|sleep|cat|sed|ps) ' "$run/$variant"/*/rep1/guest/path-hits.d/workload-*.hist 2>/dev/null | head -n 3)
+harness=$(grep -hE '^\{ common_pid: (init|sleep|cat|sed|ps) ' "$run/$variant"/*/traced/guest/path-hits.d/workload-*.hist 2>/dev/null | head -n 3)
 tap_is "$harness" "" "verify: no hit by the harness's processes is counted for the workload"
-tap_like "$(awk '$1 == "folio_mark_accessed" { print NF }' "$run/$variant/lru/rep1/guest/path-hits" 2>/dev/null)" '^3$' \
+tap_like "$(awk '$1 == "folio_mark_accessed" { print NF }' "$run/$variant/lru/traced/guest/path-hits" 2>/dev/null)" '^3$' \
 	"verify: each target has the workload's count and the idle control's"
-grep -qx 'timerlat 0' "$run/$variant/squashfs/rep1/guest/steps" 2>/dev/null &&
-	grep -q 'Blocking thread' "$run/$variant/squashfs/rep1/guest/timerlat/rtla.out"
+grep -qx 'timerlat 0' "$run/$variant/squashfs/traced/guest/steps" 2>/dev/null &&
+	grep -q 'Blocking thread' "$run/$variant/squashfs/traced/guest/timerlat/rtla.out"
 tap_result $? "timerlat: rtla (from the 6.12 tree) stopped on squashfs and analysed the wake-up"
 
 "$root/bench/report.sh" summary "$run" >/dev/null 2>&1
@@ -172,12 +197,14 @@ tap_result $? "summary of the smoke run"
 n=$(grep -cE '"verdict":"(dead|unknown)"' "$run/summary.json" 2>/dev/null)
 tap_is "$n" 0 "summary: every load ran through its latency pass (progress lines, window, alive)"
 [ "$n" = 0 ] || grep -A3 '^## Repetitions left out' -A20 "$run/summary.md" | sed 's/^/# /'
-[ "$n" = 0 ] || grep -h 'locklat-progress' "$run"/*/*/rep1/guest/workload-latency.out | sed 's/^/# /' | tail -n 40
+[ "$n" = 0 ] || grep -h 'locklat-progress' "$run"/*/*/traced/guest/workload-latency.out | sed 's/^/# /' | tail -n 40
 # On a CONFIG_PREEMPT kernel the decompressor's section blocks the worst
 # wake-up: the timerlat trace itself says so (the section opens or closes in
 # squashfs_decompress).
 grep -q '"worst_wakeup_culprit":"[a-z_…]* → squashfs multi-CPU decompressor"' "$run/summary.json"
 tap_result $? "summary: squashfs's worst wake-up is the multi-CPU decompressor's section"
+grep -qE '^\| max latency on the traced kernel \(one pass: the tracers. cost\) \| [0-9]+ \([0-9.]+× the median above\)' "$run/summary.md"
+tap_result $? "summary: the traced kernel's latency pass set against the plain kernel's repetition"
 n=$(grep -c '^## Workload' "$run/summary.md" 2>/dev/null)
 tap_is "$n" "$(( ${#workloads[@]} - 1 ))" "summary.md has a section per latency workload"
 # The modules table: a row per scenario, each cell filled for this variant.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # build.sh - build the out-of-tree modules of kernels/modules/ (llcheck,
-# llbench) against each variant's kernel build. They are only ever loaded
+# llbench) against each variant's plain kernel (the modules pass boots
+# it: llbench times preempt_disable() without the tracers' hooks). They are only ever loaded
 # inside a locklat guest (bench/guest/init), never on the host.
 #
 # Usage: kernels/modules/build.sh [VARIANT...]   (default: every built variant)
@@ -9,7 +10,8 @@
 # Linux 6.12's kbuild writes an external module's objects next to its sources,
 # so the sources are copied (mtimes kept, so make rebuilds only what changed)
 # to build/modules/<variant>/src/<module>/ and built there against
-# build/kernels/<variant> (its Module.symvers comes from kernels/build.sh).
+# the plain kernel's build/kernels/<variant> (its Module.symvers comes from
+# kernels/build.sh).
 # Results: build/modules/<variant>/<module>.ko and a manifest (key=value:
 # kernel_release, vermagic and sha256 of each module).
 # Exit: 0 built, 1 a build failed, 2 bad usage.
@@ -17,24 +19,24 @@
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
-case ${1:-} in -h | --help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 variants=("$@")
 if [ ${#variants[@]} -eq 0 ]; then
 	for v in $(known_variants); do
-		[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] && variants+=("$v")
+		[ -f "$(kernel_dir "$v" plain)/manifest" ] && variants+=("$v")
 	done
 	[ ${#variants[@]} -gt 0 ] || err_exit "no variant is built: run 'make kernels' first"
 fi
 for v in "${variants[@]}"; do
 	is_variant "$v" || err_exit "unknown variant '$v'; known: $(known_variants | tr '\n' ' ')" 2
-	[ -f "$LOCKLAT_BUILD/kernels/$v/manifest" ] ||
+	[ -f "$(kernel_dir "$v" plain)/manifest" ] ||
 		err_exit "variant $v is not built: run 'make kernels VARIANTS=$v'"
 done
 
 # module_build VARIANT MODULE: MODULE.ko for VARIANT, or stop.
 module_build() {
 	local v=$1 m=$2 objdir src log
-	objdir=$(kv_get "$LOCKLAT_BUILD/kernels/$v/manifest" objdir)
+	objdir=$(kv_get "$(kernel_dir "$v" plain)/manifest" objdir)
 	[ -f "$objdir/Module.symvers" ] ||
 		err_exit "$objdir/Module.symvers missing: rebuild the kernel with 'make kernels VARIANTS=$v'"
 	src=$LOCKLAT_BUILD/modules/$v/src/$m
@@ -51,7 +53,7 @@ module_build() {
 
 for v in "${variants[@]}"; do
 	t0=$SECONDS
-	release=$(kv_get "$LOCKLAT_BUILD/kernels/$v/manifest" kernel_release)
+	release=$(kv_get "$(kernel_dir "$v" plain)/manifest" kernel_release)
 	manifest=$LOCKLAT_BUILD/modules/$v/manifest
 	mkdir -p "$LOCKLAT_BUILD/modules/$v"
 	: >"$manifest.tmp"

@@ -24,7 +24,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(117);
+	tap_plan(121);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -37,6 +37,8 @@ int main(void)
 	is_u64(hist_total(&c.hist), 750 + 3564, "ok-squashfs: samples = cyclictest's '# Total'");
 	is_u64(c.hist.overflow, 0, "ok-squashfs: no overflow");
 	ok(hist_percentile(&c.hist, 0.99, &over) <= c.max_us && !over, "ok-squashfs: p99 within range and below max");
+	ok(!c.traced_kernel && !strcmp(c.name, "rep1"),
+	   "ok-squashfs: a layout-3 cell without kernel_flavour is a repetition, rep1");
 	ok(c.preemptoff.present, "ok-squashfs: preemptoff trace");
 	is_u64(c.preemptoff.max_us, c.preemptoff.header_us, "ok-squashfs: tracing_max_latency = trace header");
 	is_str(c.preemptoff.started, "squashfs_decompress", "ok-squashfs: worst section started at squashfs_decompress");
@@ -51,6 +53,14 @@ int main(void)
 	ok(!c.has_series, "ok-squashfs: a cell from before the time series has none, and stays OK");
 	cell_free(&c);
 
+	ok(cell_load(&c, "tests/fixtures/run/local_lock/zram/traced", &cs, WINDOW_US) == 0 && c.traced_kernel &&
+	   !strcmp(c.name, "traced") && c.rep == 1, "local_lock zram traced: kernel_flavour=traced, named traced");
+	ok(c.preemptoff.present && c.wakeup.present && c.wakeup.hit && c.nhits == 1,
+	   "local_lock zram traced: its tracer, timerlat and verify passes");
+	cell_free(&c);
+	ok(cell_load(&c, "tests/fixtures/run/local_lock/zram/rep1", &cs, WINDOW_US) == 0 && !c.traced_kernel &&
+	   !strcmp(c.name, "rep1") && !c.preemptoff.present, "local_lock zram rep1: the plain kernel, latency alone");
+	cell_free(&c);
 	ok(cell_load(&c, FX "overflow", &cs, WINDOW_US) == 0, "overflow: a complete cell");
 	is_u64(c.hist.overflow, 1346 + 14478, "overflow: overflow = cycles - histogram, per thread, summed");
 	ok(c.has_text_overflow && c.text_overflow == c.hist.overflow, "overflow: equals '# Histogram Overflows'");

@@ -1292,6 +1292,11 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 	c->reason = kv_str(&c->meta, "reason", "");
 	c->accel = kv_str(&c->meta, "accel", "?");
 	c->rep = parse_u64(kv_str(&c->meta, "rep", ""), 1, 1000000, &rep) ? (unsigned int)rep : 0;
+	c->traced_kernel = !strcmp(kv_str(&c->meta, "kernel_flavour", "plain"), "traced");
+	if (c->traced_kernel)
+		snprintf(c->name, sizeof(c->name), "traced");
+	else
+		snprintf(c->name, sizeof(c->name), "rep%u", c->rep);
 	/* cyclictest's interval, to place samples in time (older cells lack it). */
 	parse_u64(kv_str(&c->meta, "interval_us", ""), 1, 1000000000, &interval_us);
 	/* The histogram's range, for percentiles that fall among its overflows. */

@@ -150,6 +150,14 @@ struct cell {
 	struct kvfile meta;
 	const char *variant, *workload, *status, *reason, *accel;
 	unsigned int rep;
+	/*
+	 * The cell booted the variant's traced kernel (meta kernel_flavour:
+	 * the passes that need the preemptoff/irqsoff tracers run there). Its
+	 * latency pass measures the tracers' hooks too: shown apart, never
+	 * among the repetitions. Older cells (no kernel_flavour) are plain.
+	 */
+	bool traced_kernel;
+	char name[24];			/* its folder: rep<N>, or traced */
 
 	bool has_latency;		/* cyclictest.json parsed */
 	bool latency_step_ok;		/* guest/steps: "latency 0", the pass completed */

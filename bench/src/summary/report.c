@@ -110,7 +110,7 @@ static const char *spread(char *buf, size_t size, const double *v, size_t n)
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-rep<N>. */
 static void series_name(char *buf, size_t size, const struct cell *c)
 {
-	snprintf(buf, size, "series-%s-%s-rep%u", c->variant, c->workload, c->rep);
+	snprintf(buf, size, "series-%s-%s-%s", c->variant, c->workload, c->name);
 }
 
 /* The vCPU count of the run's latency cells, or 0 if they differ. */
@@ -188,6 +188,17 @@ static void md_chance(FILE *f, const struct run *run)
 		"baseline-rt on squashfs; local_lock vs baseline is an A/A check.\n\n", n, expected);
 }
 
+/* Some cell ran on a traced kernel (a run with the plain/traced split). */
+static bool run_has_traced(const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (run->cells[i].traced_kernel)
+			return true;
+	return false;
+}
+
 static void md_header(FILE *f, const struct run *run)
 {
 	char buf[2048];
@@ -240,6 +251,12 @@ static void md_header(FILE *f, const struct run *run)
 		"second of the pass. Plots: [max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
 		"[irqsoff](%s/irqsoff.svg), per workload `%s/hist-<workload>.svg`.\n\n",
 		(double)run->window_us / 1e6, run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
+	if (run_has_traced(run))
+		fprintf(f, "Two kernels per variant: the repetitions ran on its **plain** kernel, without the "
+			"preemptoff and irqsoff tracers, whose hooks lengthen every `preempt_disable()` section "
+			"under icount; the traces, the timerlat pass and the path proof come from one cell per "
+			"column on its **traced** kernel (`<variant>+tracers`), whose own latency pass has a row "
+			"of its own and is what a traced section is held against.\n\n");
 	md_chance(f, run);
 }
 
@@ -279,27 +296,59 @@ static bool trace_longer_than_pass(const struct cell *c, const struct trace_wors
 
 /*
  * A traced section that lasted more than TRACE_LATENCY_FACTOR times the
- * worst wake-up any latency pass of its column saw (cyclictest's whole-pass
- * maximum): a section that long on the measured CPU delays a wake-up by
- * nearly its length (one comes every 200 µs), so no latency pass met it,
- * and the tracer's pass (another boot for later repetitions, another pass
- * for the first) is not evidence for the column's latency. Flagged, never
- * shown as a culprit.
+ * worst wake-up the latency pass of the same kernel saw (cyclictest's
+ * whole-pass maximum of the traced cell, group.trace_ref_us): a section that
+ * long on the measured CPU delays a wake-up by nearly its length (one comes
+ * every 200 µs), so the latency pass never met it, and the tracer's pass is
+ * not evidence for the column's latency. Flagged, never shown as a culprit.
  */
 #define TRACE_LATENCY_FACTOR 2
 bool trace_beyond_latency(const struct group *g, const struct trace_worst *t)
 {
-	return g->n && (double)t->max_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
+	return g->trace_ref_us > 0 && (double)t->max_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
 }
 
 /* The same test for the timerlat pass's traced wake-up. */
 bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w)
 {
-	return g->n && w->hit && w->latency_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
+	return g->trace_ref_us > 0 && w->hit && w->latency_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
+}
+
+/* What trace_beyond_latency held a trace against, in words. */
+static const char *trace_ref_words(const struct group *g)
+{
+	return g->trace_ref_own ? "the worst wake-up of the traced kernel's latency pass"
+				: "the column's worst wake-up";
 }
 
 /*
- * The worst wake-up, traced (the timerlat pass of the first repetition that
+ * The traced kernel's latency pass against the plain kernel's repetitions:
+ * the tracers' hooks (TRACE_PREEMPT_TOGGLE) lengthen each section under
+ * icount, which is why the repetitions run without them. One pass: a
+ * ratio, not a test.
+ */
+static void md_traced_max(FILE *f, const struct group *g)
+{
+	const struct cell *c = g->traced_cell;
+	char buf[32];
+
+	if (!c || !c->has_latency || !c->latency_step_ok) {
+		fprintf(f, " – |");
+		return;
+	}
+	fprintf(f, " %s%llu", c->has_steady && c->steady_censored ? "≥ " : "",
+		(unsigned long long)(c->has_steady ? c->steady_max_us : c->max_us));
+	if (c->load.verdict == LOAD_DEAD)
+		fprintf(f, " (**its load died**: %s)", c->load.reason);
+	else if (g->n)
+		fprintf(f, " (%s× the median above)",
+			ratio_str(buf, sizeof(buf), (double)(c->has_steady ? c->steady_max_us : c->max_us) /
+				  median(g->max, g->n)));
+	fprintf(f, " |");
+}
+
+/*
+ * The worst wake-up, traced (the timerlat pass of the traced cell, or in older runs the first repetition that
  * has one): its latency, IRQ or thread, and the section that blocked it, or
  * that none crossed the pass's threshold in its seconds.
  */
@@ -313,9 +362,9 @@ static void md_wakeup(FILE *f, const struct group *g)
 		fprintf(f, " none over %llu µs (timerlat's max %.0f µs) |", (unsigned long long)w->threshold_us,
 			w->top_max_us);
 	else if (wakeup_beyond_latency(g, w))
-		fprintf(f, " %.0f µs %s: %s (**flagged**: over %u× the column's worst wake-up, %.0f µs; not a culprit) |",
+		fprintf(f, " %.0f µs %s: %s (**flagged**: over %u× %s, %.0f µs; not a culprit) |",
 			w->latency_us, w->irq ? "IRQ" : "thread", w->blocker[0] ? w->blocker : "?",
-			TRACE_LATENCY_FACTOR, g->latency_max_us);
+			TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
 	else
 		fprintf(f, " %.0f µs %s: %s%s%s%s |", w->latency_us, w->irq ? "IRQ" : "thread", w->culprit,
 			w->blocking_thread[0] ? " (blocking " : "", w->blocking_thread,
@@ -366,6 +415,7 @@ enum md_row_kind {
 	ROW_WAKEUPS,
 	ROW_REPS,
 	ROW_LOAD,
+	ROW_TRACED_MAX,
 	ROW_WAKEUP,
 	ROW_PREEMPTOFF,
 	ROW_IRQSOFF,
@@ -383,7 +433,8 @@ static void md_load(FILE *f, const struct run *run, const struct group *g)
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 
-		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) || !c->has_latency)
+		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) || !c->has_latency ||
+		    c->traced_kernel)
 			continue;
 		switch (c->load.verdict) {
 		case LOAD_ALIVE: alive++; break;
@@ -472,12 +523,13 @@ static void md_row(FILE *f, const struct run *run, const char *workload, enum md
 				fprintf(f, " %llu: %s (longer than the pass was to last: the guest stalled; see the cell's console) |",
 					(unsigned long long)t->max_us, t->started[0] ? t->started : "?");
 			else if (trace_beyond_latency(g, t))
-				fprintf(f, " %llu: %s (**flagged**: over %u× the column's worst wake-up, %.0f µs: no latency pass saw it; not a culprit) |",
+				fprintf(f, " %llu: %s (**flagged**: over %u× %s, %.0f µs: no latency pass saw it; not a culprit) |",
 					(unsigned long long)t->max_us, t->started[0] ? t->started : "?",
-					TRACE_LATENCY_FACTOR, g->latency_max_us);
+					TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
 			else
 				fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
 			break;
+		case ROW_TRACED_MAX: md_traced_max(f, g); break;
 		case ROW_WAKEUP: md_wakeup(f, g); break;
 		case ROW_SPLATS: fprintf(f, " %u |", g->findings); break;
 		case ROW_TARGETS: md_targets_reached(f, g); break;
@@ -507,7 +559,7 @@ static void md_series(FILE *f, const struct run *run, const char *workload)
 			if (!links++)
 				fprintf(f, "- %s:", c->variant);
 			series_name(name, sizeof(name), c);
-			fprintf(f, " [rep%u](%s/%s.svg)", c->rep, run->plots_dir, name);
+			fprintf(f, " [%s](%s/%s.svg)", c->name, run->plots_dir, name);
 		}
 		if (links)
 			fputc('\n', f);
@@ -540,6 +592,7 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 		[ROW_WAKEUPS] = "wake-ups recorded / due",
 		[ROW_REPS] = "repetitions measured / cells",
 		[ROW_LOAD] = "load through the latency pass",
+		[ROW_TRACED_MAX] = "max latency on the traced kernel (one pass: the tracers' cost)",
 		[ROW_WAKEUP] = "worst wake-up traced (timerlat): culprit",
 		[ROW_PREEMPTOFF] = "preemptoff worst: culprit", [ROW_IRQSOFF] = "irqsoff worst: culprit",
 		[ROW_SPLATS] = "kernel splats (count)", [ROW_TARGETS] = "targets reached (verify pass)",
@@ -550,6 +603,9 @@ static void md_workload(FILE *f, struct run *run, const char *workload)
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
 	for (r = 0; r < ROW_COUNT; r++) {
+		/* Runs from before the plain/traced split have no traced kernel. */
+		if (r == ROW_TRACED_MAX && !run_has_traced(run))
+			continue;
 		fprintf(f, "| %s |", labels[r]);
 		md_row(f, run, workload, (enum md_row_kind)r);
 	}
@@ -595,8 +651,8 @@ static void md_problems(FILE *f, const struct run *run)
 			continue;
 		if (!n++)
 			fprintf(f, "## Cells that did not finish\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
-		fprintf(f, "| %s/%s/rep%u | %s | %s%s | `%s/console.log` |\n", c->variant,
-			c->workload, c->rep, c->status, c->reason,
+		fprintf(f, "| %s/%s/%s | %s | %s%s | `%s/console.log` |\n", c->variant,
+			c->workload, c->name, c->status, c->reason,
 			cell_measured(c) ? " (its latency pass had completed: it counts)" : "", c->dir);
 	}
 	if (n)
@@ -613,7 +669,7 @@ static void md_problems(FILE *f, const struct run *run)
 				"Not among a column's measured repetitions; those that failed under their load "
 				"are ranked as the worst maxima in the comparisons.\n\n"
 				"| cell | why | ranked as worst |\n|---|---|---|\n");
-		fprintf(f, "| %s/%s/rep%u | %s | %s |\n", c->variant, c->workload, c->rep, why,
+		fprintf(f, "| %s/%s/%s | %s | %s |\n", c->variant, c->workload, c->name, why,
 			cell_failed_in_latency(c) ? "yes" : "no");
 	}
 	if (n)
@@ -625,8 +681,8 @@ static void md_problems(FILE *f, const struct run *run)
 		for (k = 0; k < c->nfindings; k++) {
 			if (!n++)
 				fprintf(f, "## Kernel splats\n\n| cell | kind | count | first line |\n|---|---|---|---|\n");
-			fprintf(f, "| %s/%s/rep%u | %s | %u | `%s` |\n", c->variant, c->workload,
-				c->rep, c->findings[k].kind, c->findings[k].count, c->findings[k].line);
+			fprintf(f, "| %s/%s/%s | %s | %u | `%s` |\n", c->variant, c->workload,
+				c->name, c->findings[k].kind, c->findings[k].count, c->findings[k].line);
 		}
 	}
 	if (n)
@@ -701,12 +757,17 @@ static void md_modules(FILE *f, const struct run *run)
 	fprintf(f, " yes, except on PREEMPT_RT (a per-CPU spinlock_t there) |\n\n");
 
 	fprintf(f, "`llbench`: ns per lock/unlock pair, median [min–max] over %u rounds of %u pairs "
-		"(under tcg-icount: instruction time). Every measured kernel carries the preemptoff and "
-		"irqsoff tracers (`CONFIG_TRACE_PREEMPT_TOGGLE=y`), which turn each `preempt_disable()` / "
-		"`preempt_enable()` into out-of-line calls with tracing hooks: these figures include that "
-		"cost, against an empty section of a few ns.\n\n| operation |",
+		"(under tcg-icount: instruction time). %s\n\n| operation |",
 		first->nllbench ? first->llbench[0].rounds : 0,
-		first->nllbench ? first->llbench[0].iterations : 0);
+		first->nllbench ? first->llbench[0].iterations : 0,
+		/* Cells before the plain/traced split (no kernel_flavour) ran on kernels with the tracers. */
+		kv_str(&first->meta, "kernel_flavour", NULL) ?
+		"The modules ran on the plain kernels, without the preemptoff and irqsoff tracers: "
+		"`preempt_disable()` / `preempt_enable()` are inline, as on a production kernel "
+		"(with the tracers' hooks, `CONFIG_TRACE_PREEMPT_TOGGLE`, the pair cost ~104 against ~6 ns)." :
+		"These kernels carry the preemptoff and irqsoff tracers (`CONFIG_TRACE_PREEMPT_TOGGLE=y`), "
+		"which turn each `preempt_disable()` / `preempt_enable()` into out-of-line calls with tracing "
+		"hooks: these figures include that cost, against an empty section of a few ns.");
 	md_variant_columns(f, run, NULL);
 	for (k = 0; k < first->nllbench; k++) {
 		fprintf(f, "| %s |", first->llbench[k].op);
@@ -985,6 +1046,7 @@ static json_object *json_cell(const struct cell *c)
 	json_object_object_add(o, "variant", json_object_new_string(c->variant));
 	json_object_object_add(o, "workload", json_object_new_string(c->workload));
 	json_object_object_add(o, "rep", json_object_new_int((int)c->rep));
+	json_object_object_add(o, "kernel_flavour", json_object_new_string(c->traced_kernel ? "traced" : "plain"));
 	json_object_object_add(o, "status", json_object_new_string(c->status));
 	json_object_object_add(o, "reason", json_object_new_string(c->reason));
 	json_object_object_add(o, "accel", json_object_new_string(c->accel));
@@ -1094,6 +1156,10 @@ void report_json(struct run *run)
 		json_object_object_add(o, "worst_wakeup_flagged", json_object_new_boolean(
 			g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup)));
 		json_object_object_add(o, "latency_max_us", json_object_new_double(g->latency_max_us));
+		json_object_object_add(o, "traced_kernel_max_us", g->traced_cell && g->traced_cell->has_latency &&
+			g->traced_cell->latency_step_ok ? json_object_new_int64((int64_t)(g->traced_cell->has_steady ?
+			g->traced_cell->steady_max_us : g->traced_cell->max_us)) : NULL);
+		json_object_object_add(o, "trace_reference_us", json_object_new_double(g->trace_ref_us));
 		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
 		json_object_array_add(groups, o);
 	}
@@ -1156,7 +1222,7 @@ void report_csv(struct run *run)
 	FILE *f = report_open(run, "summary.csv");
 	size_t i;
 
-	fputs("variant,workload,rep,status,accel,max_us,p50_us,p99_us,p999_us,samples,overflow,"
+	fputs("variant,workload,rep,kernel_flavour,status,accel,max_us,p50_us,p99_us,p999_us,samples,overflow,"
 	      "preemptoff_us,preemptoff_culprit,irqsoff_us,irqsoff_culprit,findings,reason,dir\n", f);
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
@@ -1184,6 +1250,7 @@ void report_csv(struct run *run)
 		csv_field(f, c->variant, false);
 		csv_field(f, c->workload, false);
 		csv_field(f, num[0], false);
+		csv_field(f, c->traced_kernel ? "traced" : "plain", false);
 		csv_field(f, c->status, false);
 		csv_field(f, c->accel, false);
 		for (k = 1; k <= 6; k++)
@@ -1269,8 +1336,8 @@ static void plot_series(struct run *run)
 			fputc('\n', f);
 		}
 		report_close(f, run, path);
-		fprintf(list, "%s %llu %s/%s rep%u (%s)\n", name, (unsigned long long)c->max_us,
-			c->variant, c->workload, c->rep, c->status);
+		fprintf(list, "%s %llu %s/%s %s (%s)\n", name, (unsigned long long)c->max_us,
+			c->variant, c->workload, c->name, c->status);
 	}
 	report_close(list, run, "plot-data/series");
 }

@@ -197,7 +197,7 @@ static void add_unique(char ***list, size_t *n, const char *s)
  */
 bool cell_measured(const struct cell *c)
 {
-	if (!c->has_latency || c->load.verdict == LOAD_DEAD)
+	if (c->traced_kernel || !c->has_latency || c->load.verdict == LOAD_DEAD)
 		return false;
 	return !strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
 	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
@@ -218,6 +218,8 @@ bool cell_died_in_latency(const struct cell *c)
  */
 bool cell_failed_in_latency(const struct cell *c)
 {
+	if (c->traced_kernel)
+		return false;
 	if (cell_died_in_latency(c))
 		return true;
 	return c->has_latency && c->load.verdict == LOAD_DEAD &&
@@ -228,7 +230,7 @@ bool cell_failed_in_latency(const struct cell *c)
 /* Why a complete cell is not among its group's measured repetitions, or NULL. */
 const char *cell_left_out(const struct cell *c)
 {
-	if (cell_measured(c))
+	if (cell_measured(c) || c->traced_kernel)
 		return NULL;
 	/* A cell that was not to run a latency pass (modules, verify-only) leaves nothing out. */
 	if (!strstr(kv_str(&c->meta, "passes", "latency"), "latency"))
@@ -294,7 +296,7 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 
 		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
 			continue;
-		g->ncells++;
+		g->ncells += !c->traced_kernel;
 		if (c->nhits && (!g->verify_cell || c->rep < g->verify_cell->rep))
 			g->verify_cell = c;
 		if (c->wakeup.present && (!g->wakeup_cell || c->rep < g->wakeup_cell->rep))
@@ -311,7 +313,9 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 			g->irqsoff_us = c->irqsoff.max_us;
 			g->irqsoff_cell = c;
 		}
-		g->died += cell_died_in_latency(c);
+		if (c->traced_kernel && (!g->traced_cell || c->rep < g->traced_cell->rep))
+			g->traced_cell = c;
+		g->died += !c->traced_kernel && cell_died_in_latency(c);
 		g->load_dead += !cell_died_in_latency(c) && cell_failed_in_latency(c);
 		if (!cell_measured(c))
 			continue;
@@ -321,6 +325,12 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 	}
 	if (!g->n)
 		g->steady = false;
+	if (g->traced_cell && g->traced_cell->has_latency && g->traced_cell->latency_step_ok) {
+		g->trace_ref_us = (double)g->traced_cell->max_us;
+		g->trace_ref_own = true;
+	} else if (g->n) {
+		g->trace_ref_us = g->latency_max_us;
+	}
 }
 
 /*

@@ -20,7 +20,7 @@
 /* The measured repetitions of one variant on one workload. */
 struct group {
 	const char *variant, *workload;
-	size_t ncells, nok;		/* all complete cells, and the OK ones */
+	size_t ncells, nok;		/* complete repetitions (not the traced cell), and the OK cells */
 	size_t n;			/* measured: OK or FINDINGS, latency pass complete, load alive */
 	size_t died;			/* the guest hung or panicked in the latency pass */
 	size_t load_dead;		/* the load died, exited early or stalled in the latency pass */
@@ -43,6 +43,15 @@ struct group {
 	const struct cell *preemptoff_cell, *irqsoff_cell;
 	const struct cell *verify_cell;	/* the first repetition with target hits */
 	const struct cell *wakeup_cell;	/* the first repetition whose timerlat pass reported */
+	const struct cell *traced_cell;	/* the cell on the traced kernel (cell.h: traced_kernel) */
+	/*
+	 * What a traced section or wake-up is held against (trace_beyond_latency):
+	 * the whole-pass maximum of the traced cell's own latency pass, same
+	 * kernel and boot (trace_ref_own), else of the column's repetitions
+	 * (older runs, whose first repetition ran every pass); 0 if neither.
+	 */
+	double trace_ref_us;
+	bool trace_ref_own;
 };
 
 /* What a comparison's A is expected to be against its B (bench/comparisons). */

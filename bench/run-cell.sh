@@ -333,7 +333,7 @@ kv_write "$meta" complete 1
 sed -i "s|$partial/|$out/|g" "$partial/qemu-cmdline"
 mv "$partial" "$out"
 
-progress cell "$variant/${workload:-command} rep$rep: $status${reason:+ ($reason)} in $((SECONDS - t0)) s"
+progress cell "$variant/${workload:-command}/$(basename "$out"): $status${reason:+ ($reason)} in $((SECONDS - t0)) s"
 case $status in
 OK) exit "$CELL_EXIT_OK" ;;
 FINDINGS) exit "$CELL_EXIT_FINDINGS" ;;

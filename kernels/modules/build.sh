@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # build.sh - build the out-of-tree modules of kernels/modules/ (llcheck,
-# llbench) against each variant's plain kernel (the modules pass boots
-# it: llbench times preempt_disable() without the tracers' hooks). They are only ever loaded
-# inside a locklat guest (bench/guest/init), never on the host.
+# llbench) against each variant's plain kernel (the modules pass boots it:
+# llbench times preempt_disable() without the tracers' hooks). They are only
+# ever loaded inside a locklat guest (bench/guest/init), never on the host.
 #
 # Usage: kernels/modules/build.sh [VARIANT...]   (default: every built variant)
 #

@@ -329,21 +329,18 @@ static const char *trace_ref_words(const struct group *g)
  */
 static void md_traced_max(FILE *f, const struct group *g)
 {
-	const struct cell *c = g->traced_cell;
 	char buf[32];
 
-	if (!c || !c->has_latency || !c->latency_step_ok) {
+	if (isnan(g->traced_max_us)) {
 		fprintf(f, " – |");
 		return;
 	}
-	fprintf(f, " %s%llu", c->has_steady && c->steady_censored ? "≥ " : "",
-		(unsigned long long)(c->has_steady ? c->steady_max_us : c->max_us));
-	if (c->load.verdict == LOAD_DEAD)
-		fprintf(f, " (**its load died**: %s)", c->load.reason);
+	fprintf(f, " %s%.0f", g->traced_max_censored ? "≥ " : "", g->traced_max_us);
+	if (g->traced_cell->load.verdict == LOAD_DEAD)
+		fprintf(f, " (**its load died**: %s)", g->traced_cell->load.reason);
 	else if (g->n)
 		fprintf(f, " (%s× the median above)",
-			ratio_str(buf, sizeof(buf), (double)(c->has_steady ? c->steady_max_us : c->max_us) /
-				  median(g->max, g->n)));
+			ratio_str(buf, sizeof(buf), g->traced_max_us / median(g->max, g->n)));
 	fprintf(f, " |");
 }
 
@@ -1046,7 +1043,7 @@ static json_object *json_cell(const struct cell *c)
 	json_object_object_add(o, "variant", json_object_new_string(c->variant));
 	json_object_object_add(o, "workload", json_object_new_string(c->workload));
 	json_object_object_add(o, "rep", json_object_new_int((int)c->rep));
-	json_object_object_add(o, "kernel_flavour", json_object_new_string(c->traced_kernel ? "traced" : "plain"));
+	json_object_object_add(o, "kernel_flavour", json_object_new_string(cell_flavour(c)));
 	json_object_object_add(o, "status", json_object_new_string(c->status));
 	json_object_object_add(o, "reason", json_object_new_string(c->reason));
 	json_object_object_add(o, "accel", json_object_new_string(c->accel));
@@ -1156,9 +1153,8 @@ void report_json(struct run *run)
 		json_object_object_add(o, "worst_wakeup_flagged", json_object_new_boolean(
 			g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup)));
 		json_object_object_add(o, "latency_max_us", json_object_new_double(g->latency_max_us));
-		json_object_object_add(o, "traced_kernel_max_us", g->traced_cell && g->traced_cell->has_latency &&
-			g->traced_cell->latency_step_ok ? json_object_new_int64((int64_t)(g->traced_cell->has_steady ?
-			g->traced_cell->steady_max_us : g->traced_cell->max_us)) : NULL);
+		json_object_object_add(o, "traced_kernel_max_us", isnan(g->traced_max_us) ? NULL :
+			json_object_new_int64((int64_t)g->traced_max_us));
 		json_object_object_add(o, "trace_reference_us", json_object_new_double(g->trace_ref_us));
 		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
 		json_object_array_add(groups, o);
@@ -1250,7 +1246,7 @@ void report_csv(struct run *run)
 		csv_field(f, c->variant, false);
 		csv_field(f, c->workload, false);
 		csv_field(f, num[0], false);
-		csv_field(f, c->traced_kernel ? "traced" : "plain", false);
+		csv_field(f, cell_flavour(c), false);
 		csv_field(f, c->status, false);
 		csv_field(f, c->accel, false);
 		for (k = 1; k <= 6; k++)

@@ -209,6 +209,8 @@ bool cell_measured(const struct cell *c)
  */
 bool cell_died_in_latency(const struct cell *c)
 {
+	if (c->traced_kernel)
+		return false;
 	return (!strcmp(c->status, "TIMEOUT") || cell_panicked(c)) && !strcmp(c->hung_step, "latency");
 }
 
@@ -225,6 +227,11 @@ bool cell_failed_in_latency(const struct cell *c)
 	return c->has_latency && c->load.verdict == LOAD_DEAD &&
 	       (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
 		(!strcmp(c->status, "TIMEOUT") && c->latency_step_ok));
+}
+
+const char *cell_flavour(const struct cell *c)
+{
+	return c->traced_kernel ? "traced" : "plain";
 }
 
 /* Why a complete cell is not among its group's measured repetitions, or NULL. */
@@ -315,7 +322,7 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 		}
 		if (c->traced_kernel && (!g->traced_cell || c->rep < g->traced_cell->rep))
 			g->traced_cell = c;
-		g->died += !c->traced_kernel && cell_died_in_latency(c);
+		g->died += cell_died_in_latency(c);
 		g->load_dead += !cell_died_in_latency(c) && cell_failed_in_latency(c);
 		if (!cell_measured(c))
 			continue;
@@ -325,8 +332,13 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 	}
 	if (!g->n)
 		g->steady = false;
+	g->traced_max_us = NAN;
 	if (g->traced_cell && g->traced_cell->has_latency && g->traced_cell->latency_step_ok) {
-		g->trace_ref_us = (double)g->traced_cell->max_us;
+		const struct cell *t = g->traced_cell;
+
+		g->traced_max_us = (double)(t->has_steady ? t->steady_max_us : t->max_us);
+		g->traced_max_censored = t->has_steady && t->steady_censored;
+		g->trace_ref_us = (double)t->max_us;
 		g->trace_ref_own = true;
 	} else if (g->n) {
 		g->trace_ref_us = g->latency_max_us;

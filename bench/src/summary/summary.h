@@ -52,6 +52,14 @@ struct group {
 	 */
 	double trace_ref_us;
 	bool trace_ref_own;
+	/*
+	 * The traced cell's latency pass as the repetitions' maxima are read
+	 * (after the start-up window, the whole pass for cells without a
+	 * sample stream), and whether it is a lower bound; NAN when there is no
+	 * completed one.
+	 */
+	double traced_max_us;
+	bool traced_max_censored;
 };
 
 /* What a comparison's A is expected to be against its B (bench/comparisons). */
@@ -108,6 +116,8 @@ struct run {
 };
 
 bool cell_measured(const struct cell *c);
+/* Which of its variant's kernels the cell booted: "plain" or "traced". */
+const char *cell_flavour(const struct cell *c);
 bool cell_died_in_latency(const struct cell *c);
 bool cell_failed_in_latency(const struct cell *c);
 const char *cell_left_out(const struct cell *c);

@@ -121,9 +121,10 @@ fi
 [ -n "$out" ] || out=$LOCKLAT_RESULTS/$(date -u '+%Y%m%d-%H%M%S')
 
 # --- the plan ------------------------------------------------------------
-# Wall seconds per guest second, measured on a 2-core machine
+# Wall seconds per guest second, measured on a 2-core machine (tcg-icount:
+# ref-20261204-3, 80 cells in 29 min)
 # (METHODOLOGY.md, "Measured figures"); boot and collection add ~15 s.
-case $accel in kvm) factor=2 ;; tcg-icount) factor=4 ;; tcg) factor=3 ;; esac
+case $accel in kvm) factor=2 ;; tcg-icount) factor=2 ;; tcg) factor=3 ;; esac
 # What earlier cells took: the median wall_seconds of complete cells under
 # results/ with this accelerator, duration and warm-up, by "variant/workload/
 # kind" (cell_kind). Workloads and RT kernels differ by 2-4x, which one factor
@@ -251,13 +252,30 @@ else
 		awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.12f\t%s\n", rand(), $0 }' |
 		sort -k1,1 | cut -f2-)
 fi
-todo_builds=()
+# The kernels to build, in build order. The first kernel of a configuration
+# compiles every object; a later one with the same configuration gets from
+# ccache every object its patches do not reach (kernels/build.sh): for the
+# built-in variants still about two thirds of them, since the series
+# changes idr.h and radix-tree.h (METHODOLOGY.md, "Builds").
+cold_builds=() shared_builds=() built=()
+declare -A config_seen=()
 for v in "${variants[@]}"; do
 	for f in $LOCKLAT_FLAVOURS; do
-		[ -f "$(kernel_dir "$v" "$f")/manifest" ] || todo_builds+=("$(kernel_name "$v" "$f")")
+		k=$(kernel_name "$v" "$f")
+		cfg=$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" configs)
+		[ "$f" = plain ] || cfg="$cfg $LOCKLAT_TRACERS_CONFIG"
+		if [ -f "$(kernel_dir "$v" "$f")/manifest" ]; then
+			built+=("$k")
+		elif [ -n "${config_seen[$cfg]:-}" ]; then
+			shared_builds+=("$k")
+		else
+			cold_builds+=("$k")
+		fi
+		config_seen[$cfg]=1
 	done
 done
-est=$(( total_s / jobs + ${#todo_builds[@]} * 600 ))
+build_s=$(( ${#cold_builds[@]} * LOCKLAT_BUILD_COLD_SECONDS + ${#shared_builds[@]} * LOCKLAT_BUILD_SHARED_SECONDS ))
+est=$(( total_s / jobs + build_s ))
 cat <<EOF
 locklat plan
   variants:    ${variants[*]}
@@ -265,8 +283,10 @@ locklat plan
   repetitions: $reps latency passes on each plain kernel, plus one cell with all passes on the traced kernel
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept; shuffled, seed $seed
-  kernels to build: ${todo_builds[*]:-none}
-  estimated:   $((est / 60)) min (~10 min per kernel build; cells: ${#history_seconds[@]} kinds timed by earlier runs, others ${factor}x wall per guest second)
+  kernels:     built and kept: ${built[*]:-none}
+               to build, every object: ${cold_builds[*]:-none}
+               to build, a built configuration's objects from ccache: ${shared_builds[*]:-none}
+  estimated:   $((est / 60)) min: kernels $((build_s / 60)) min (${LOCKLAT_BUILD_COLD_SECONDS} s a configuration's first kernel, ${LOCKLAT_BUILD_SHARED_SECONDS} s a later one), cells $((total_s / jobs / 60)) min (${#history_seconds[@]} kinds timed by earlier runs, others ${factor}x wall per guest second)
 EOF
 [ "$dry_run" -eq 1 ] && exit 0
 

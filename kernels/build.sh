@@ -7,17 +7,24 @@
 # For each variant (a file in kernels/variants/; when none is named, those
 # the matrix runs: all but the ones whose file says matrix=no) and each of its
 # two kernels (LOCKLAT_FLAVOURS: plain, and traced with tracers.config merged
-# last): extract the pristine tree once, apply the variant's patch series
-# into a shared per-series tree, merge its Kconfig fragments onto allnoconfig
-# with the tree's merge_config.sh, check that every requested option stuck,
-# build bzImage out of tree with ccache, and write the kernel's manifest.
-# Everything lands under build/ (ignored by git). Later stages read only the
-# manifest:
+# last): extract the pristine tree once, give the kernel its own source tree
+# (hard links into the pristine one, the variant's patches applied), merge
+# its Kconfig fragments onto allnoconfig with the tree's merge_config.sh,
+# check that every requested option stuck, build bzImage out of tree with
+# ccache, and write the kernel's manifest. Everything lands under build/
+# (ignored by git). Later stages read only the manifest:
 #   build/kernels/<variant>/manifest          the plain kernel, key=value lines
 #                                             (kernels/README.md)
 #   build/kernels/<variant>+tracers/manifest  the traced kernel
 #   build/kernels/<name>/bzImage              the kernel a manifest describes
+#   build/kernels/<name>/src, src/obj         its source tree, its objdir
 #   build/rtla/rtla                           rtla from the same tree, for the guest
+#
+# One tree per kernel, the objdir a direct subfolder of it: kbuild then names
+# the source tree ".." (srctree), so the compiler sees the same command and
+# paths in every kernel, and ccache answers for every object whose sources
+# are the same in two kernels: a variant that differs from another of its
+# configuration by its patches compiles only the objects those patches reach.
 #
 # --only "lib/radix-tree.o mm/swap.o" builds just those make targets (no
 # bzImage, no manifest): enough for verify-equivalence.sh.
@@ -123,19 +130,46 @@ fi
 
 pristine=$LOCKLAT_BUILD/src/pristine
 
-# source_extract: the pristine tree, extracted once. Extraction goes to a
-# temporary name and is renamed when complete, so an interrupted run never
-# leaves a half tree that a later run would trust.
+# source_extract: the pristine tree, extracted once per tarball. Extraction
+# goes to a temporary name and is renamed when complete, so an interrupted run
+# never leaves a half tree that a later run would trust. A new tarball (a
+# linux-source-6.12 update) invalidates every kernel's tree and objects: tar
+# restores the archive's old mtimes, so make would keep objects built from
+# the previous sources. ccache still answers where the sources did not change.
 source_extract() {
-	if [ -f "$pristine/Makefile" ]; then
+	local key
+	key=$(tarball_sha256)
+	if [ -f "$pristine/Makefile" ] && [ "$(cat "$pristine/.locklat-tarball" 2>/dev/null)" = "$key" ]; then
 		return 0
 	fi
 	require_disk_space "$LOCKLAT_BUILD" 2500
+	if [ -d "$pristine" ]; then
+		progress kernels "$LOCKLAT_KERNEL_TARBALL is not the one extracted: removing every kernel's tree and objects"
+		rm -rf "$LOCKLAT_BUILD"/kernels/*/src
+	fi
 	progress kernels "extracting $LOCKLAT_KERNEL_TARBALL"
 	rm -rf "$pristine.tmp" "$pristine"
 	mkdir -p "$pristine.tmp"
 	tar -xJf "$LOCKLAT_KERNEL_TARBALL" -C "$pristine.tmp" --strip-components=1
+	printf '%s\n' "$key" >"$pristine.tmp/.locklat-tarball"
 	mv "$pristine.tmp" "$pristine"
+}
+
+# layout_migrate: build/ of an earlier locklat kept one tree per patch series
+# (build/src/<series>) and used build/kernels/<name> itself as the objdir.
+# Both are removed once; the kernels are rebuilt (from ccache where it can).
+layout_migrate() {
+	local d
+	for d in "$LOCKLAT_BUILD"/src/*/; do
+		[ -f "$d.locklat-patches" ] || continue
+		progress kernels "removing ${d%/} (one tree per series: the old layout)"
+		rm -rf "${d%/}"
+	done
+	for d in "$LOCKLAT_BUILD"/kernels/*/; do
+		[ -f "$d/Makefile" ] || continue
+		progress kernels "removing ${d%/} (the old layout's objdir)"
+		rm -rf "${d%/}"
+	done
 }
 
 # series_files SERIES: the patch files of a series, in order.
@@ -150,8 +184,9 @@ series_files() {
 	done <"$dir/series"
 }
 
-# patch_apply TREE PATCHFILE: apply with patch -p1; on failure name the patch
-# and each failing hunk ("Hunk #2 FAILED at 331" of which file).
+# patch_apply TREE PATCHFILE: apply with patch -p1 and append the files it
+# changed to TREE/.locklat-touched; on failure name the patch and each
+# failing hunk ("Hunk #2 FAILED at 331" of which file).
 patch_apply() {
 	local tree=$1 file=$2 out
 	if ! out=$(patch -d "$tree" -p1 --forward --batch --no-backup-if-mismatch \
@@ -162,47 +197,71 @@ patch_apply() {
 			END { if (!n) printf "%s: does not apply\n", p }' >&2
 		err_exit "patch $(basename "$file") does not apply to $(source_release) (see above)"
 	fi
+	printf '%s\n' "$out" | sed -n 's/^patching file //p' >>"$tree/.locklat-touched"
 }
 
 source_release() {
 	make -s -C "$pristine" kernelversion
 }
 
-# source_stack PATCH_SERIES...: a tree with the series applied in order,
-# shared by every variant with the same series. The tree is a hard-link copy
-# of the pristine one; GNU patch writes each patched file anew, so the
-# pristine tree is never modified. A stamp of the patches' hashes tells a
-# later run whether the tree is still current.
-source_stack() {
-	local name=${*:-none} tree stamp want s f
-	name=${name// /+}
-	tree=$LOCKLAT_BUILD/src/$name
-	stamp=$tree/.locklat-patches
-	want=$(for s in "$@"; do series_files "$s"; done | while IFS= read -r f; do
-		printf '%s %s\n' "$(sha256_of "$f")" "$(basename "$f")"
-	done)
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-		STACK_TREE=$tree
+# kernel_source NAME PATCH_SERIES...: build/kernels/NAME/src, the kernel's
+# own tree: a hard-link copy of the pristine one with the series applied in
+# order (GNU patch writes each patched file anew, so the pristine tree is
+# never modified). A stamp of the tarball and the patches' hashes tells a
+# later run whether the tree is current. When it is not, the tree is made
+# again and its mtimes are set so that make rebuilds exactly what changed:
+# a file patched as before keeps its old mtime; a file that the old series
+# changed and the new one does not (back to pristine content, with the
+# pristine's old mtime) gets a fresh copy, so the objects built from the
+# patched content are rebuilt.
+kernel_source() {
+	local name=$1 tree want f s
+	tree=$(kernel_srcdir "$name")
+	shift
+	want=$( { printf 'tarball %s\n' "$(tarball_sha256)"
+		for s in "$@"; do series_files "$s"; done | while IFS= read -r f; do
+			printf '%s %s\n' "$(sha256_of "$f")" "$(basename "$f")"
+		done; } )
+	if [ -f "$tree/.locklat-patches" ] && [ "$(cat "$tree/.locklat-patches")" = "$want" ]; then
 		return 0
 	fi
-	progress kernels "patching tree $name"
-	rm -rf "$tree.tmp" "$tree"
+	progress kernels "$name: source tree with patches: ${*:-none}"
+	rm -rf "$tree.tmp"
+	mkdir -p "${tree%/*}"
 	cp -al "$pristine" "$tree.tmp"
+	: >"$tree.tmp/.locklat-touched"
 	for s in "$@"; do
 		while IFS= read -r f; do
 			patch_apply "$tree.tmp" "$f"
 		done < <(series_files "$s")
 	done
+	if [ -d "$tree" ]; then
+		# The objdir moves into the new tree: make decides from mtimes.
+		[ ! -d "$tree/obj" ] || mv "$tree/obj" "$tree.tmp/obj"
+		while IFS= read -r f; do
+			if [ -f "$tree/$f" ] && [ -f "$tree.tmp/$f" ] && cmp -s "$tree/$f" "$tree.tmp/$f"; then
+				touch -r "$tree/$f" "$tree.tmp/$f"
+			fi
+		done <"$tree.tmp/.locklat-touched"
+		[ -f "$tree/.locklat-touched" ] && while IFS= read -r f; do
+			if [ -f "$tree.tmp/$f" ] && [ "$tree.tmp/$f" -ef "$pristine/$f" ]; then
+				cp "$pristine/$f" "$tree.tmp/$f.locklat-new"
+				mv -f "$tree.tmp/$f.locklat-new" "$tree.tmp/$f"
+			fi
+		done <"$tree/.locklat-touched"
+	fi
 	printf '%s\n' "$want" >"$tree.tmp/.locklat-patches"
+	rm -rf "$tree"
 	mv "$tree.tmp" "$tree"
-	STACK_TREE=$tree
 }
 
-# config_generate KERNEL OBJDIR TREE: merge the fragments (allnoconfig base),
-# then check them. Skipped when fragments and tree are unchanged, so that an
-# unchanged variant costs no Kconfig work and make sees no new .config.
+# config_generate KERNEL: merge the fragments (allnoconfig base) into the
+# kernel's objdir, then check them. Skipped when fragments and tree are
+# unchanged, so that an unchanged variant costs no Kconfig work and make sees
+# no new .config.
 config_generate() {
-	local v=$1 obj=$2 tree=$3 frags=() c inputs report
+	local v=$1 obj tree frags=() c inputs report
+	obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
 	for c in $KERNEL_CONFIGS; do
 		frags+=("$LOCKLAT_CONFIGS_DIR/$c.config")
 	done
@@ -215,7 +274,7 @@ config_generate() {
 	progress kernels "$v: merge_config.sh -n ${KERNEL_CONFIGS}"
 	rm -f "$obj/.locklat-config-inputs"
 	(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$obj" "${frags[@]}") \
-		>>"$obj/build.log" 2>&1 || build_failed "$v" "$obj" "merge_config.sh failed"
+		>>"$(kernel_path "$v")/build.log" 2>&1 || build_failed "$v" "merge_config.sh failed"
 	if ! report=$("$LOCKLAT_ROOT/kernels/configcheck.sh" "$obj/.config" "${frags[@]}"); then
 		mv "$obj/.config" "$obj/.config.rejected"
 		printf '%s\n' "$report" >&2
@@ -224,42 +283,53 @@ config_generate() {
 	printf '%s\n' "$inputs" >"$obj/.locklat-config-inputs"
 }
 
+# build_failed KERNEL WHAT: the end of the kernel's build log, then exit.
 build_failed() {
-	echo "---- last lines of $2/build.log ----" >&2
-	tail -n 30 "$2/build.log" >&2
-	err_exit "$1: $3 (full log: $2/build.log)"
+	local log
+	log=$(kernel_path "$1")/build.log
+	echo "---- last lines of $log ----" >&2
+	tail -n 30 "$log" >&2
+	err_exit "$1: $2 (full log: $log)"
 }
 
-# kernel_make KERNEL OBJDIR TREE TARGETS...: make with ccache; sets
-# MAKE_SECONDS, and MAKE_COMPILED and MAKE_CACHED: the compiler calls that
-# compiled (a ccache miss) and those ccache answered, from ccache's log of
-# this make alone (OBJDIR/ccache-stats.log).
+# kernel_make KERNEL TARGETS...: make with ccache; sets MAKE_SECONDS, and
+# MAKE_COMPILED and MAKE_CACHED: the compiler calls that compiled (a ccache
+# miss) and those ccache answered, from ccache's log of this make alone
+# (build/kernels/KERNEL/ccache-stats.log).
 kernel_make() {
-	local v=$1 obj=$2 tree=$3 t0=$SECONDS
-	shift 3
+	local v=$1 dir obj tree t0=$SECONDS
+	shift
+	dir=$(kernel_path "$v") obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
 	require_disk_space "$LOCKLAT_BUILD" 1500
-	progress kernels "$v: make -j$jobs $* (log: ${obj#"$LOCKLAT_ROOT"/}/build.log)"
-	: >"$obj/ccache-stats.log"
-	# CCACHE_BASEDIR makes paths under build/ relative, so a new O= folder
-	# at the same depth hits the cache. Fixed build user/host/time make the
-	# version string, and so the image, independent of who built it when.
-	CCACHE_STATSLOG=$obj/ccache-stats.log CCACHE_BASEDIR=$LOCKLAT_BUILD \
-	KBUILD_BUILD_USER=locklat KBUILD_BUILD_HOST=locklat \
+	progress kernels "$v: make -j$jobs $* (log: ${dir#"$LOCKLAT_ROOT"/}/build.log)"
+	: >"$dir/ccache-stats.log"
+	# With srctree ".." the command lines hold no absolute path, so every
+	# kernel gives ccache the same input wherever the sources are the same
+	# (CCACHE_BASEDIR catches any absolute path left). Depend mode takes the
+	# headers from the compiler's own -MMD output instead of running the
+	# preprocessor once more for each miss (baseline cold: 367 s without it,
+	# 256 s with it; METHODOLOGY.md, "Build time"). Fixed build user/host/time/number make the
+	# version string, and so the image, independent of who built it when
+	# and of how often it was linked.
+	CCACHE_STATSLOG=$dir/ccache-stats.log CCACHE_BASEDIR=$LOCKLAT_BUILD CCACHE_DEPEND=1 \
+	KBUILD_BUILD_USER=locklat KBUILD_BUILD_HOST=locklat KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_TIMESTAMP="$(date -u -r "$LOCKLAT_KERNEL_TARBALL" '+%Y-%m-%d %H:%M:%S UTC')" \
 		make -C "$tree" O="$obj" -j"$jobs" CC="ccache gcc" \
-		LOCALVERSION="-locklat-$v" "$@" >>"$obj/build.log" 2>&1 ||
-		build_failed "$v" "$obj" "kernel build failed"
+		LOCALVERSION="-locklat-$v" "$@" >>"$dir/build.log" 2>&1 ||
+		build_failed "$v" "kernel build failed"
 	MAKE_SECONDS=$((SECONDS - t0))
 	# One "# <source>" record per call: cache_miss, or a direct or
 	# preprocessed hit.
 	read -r MAKE_COMPILED MAKE_CACHED < <(awk '$0 == "cache_miss" { m++ }
 		$0 == "direct_cache_hit" || $0 == "preprocessed_cache_hit" { h++ }
-		END { print m + 0, h + 0 }' "$obj/ccache-stats.log")
+		END { print m + 0, h + 0 }' "$dir/ccache-stats.log")
 }
 
-# manifest_write KERNEL OBJDIR TREE: the facts every later stage reads.
+# manifest_write KERNEL: the facts every later stage reads.
 manifest_write() {
-	local v=$1 obj=$2 tree=$3 m=$2/manifest.tmp s f c release model
+	local v=$1 dir obj tree m s f c release model
+	dir=$(kernel_path "$v") obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
+	m=$dir/manifest.tmp
 	release=$(make -s -C "$tree" O="$obj" LOCALVERSION="-locklat-$v" kernelrelease)
 	if grep -qx 'CONFIG_PREEMPT_RT=y' "$obj/.config"; then
 		model=rt
@@ -268,8 +338,8 @@ manifest_write() {
 	else
 		model=other
 	fi
-	cp "$obj/arch/x86/boot/bzImage" "$obj/bzImage.tmp"
-	mv "$obj/bzImage.tmp" "$obj/bzImage"
+	cp "$obj/arch/x86/boot/bzImage" "$dir/bzImage.tmp"
+	mv "$dir/bzImage.tmp" "$dir/bzImage"
 	: >"$m"
 	kv_write "$m" \
 		variant "$VARIANT_NAME" \
@@ -287,9 +357,10 @@ manifest_write() {
 		bootargs "$VARIANT_BOOTARGS" \
 		config_sha256 "$(sha256_of "$obj/.config")" \
 		config_path "$obj/.config" \
-		bzimage_path "$obj/bzImage" \
-		bzimage_sha256 "$(sha256_of "$obj/bzImage")" \
+		bzimage_path "$dir/bzImage" \
+		bzimage_sha256 "$(sha256_of "$dir/bzImage")" \
 		objdir "$obj" \
+		srcdir "$tree" \
 		gcc_version "$(gcc -dumpfullversion)" \
 		ccache_version "$(ccache --version | awk 'NR == 1 { print $3 }')" \
 		make_jobs "$jobs" \
@@ -305,7 +376,7 @@ manifest_write() {
 	for c in $KERNEL_CONFIGS; do
 		kv_write "$m" "config_fragment_sha256.$c" "$(sha256_of "$LOCKLAT_CONFIGS_DIR/$c.config")"
 	done
-	mv "$m" "$obj/manifest"
+	mv "$m" "$dir/manifest"
 }
 
 # tarball_sha256: cached next to the pristine tree (hashing 140 MB each run
@@ -333,32 +404,34 @@ rtla_build() {
 }
 
 # kernel_build NAME: one kernel (VARIANT_*, KERNEL_FLAVOUR, KERNEL_CONFIGS set)
-# into build/kernels/NAME, in the tree STACK_TREE.
+# into build/kernels/NAME: its source tree, its objdir, its manifest.
 kernel_build() {
-	local v=$1 obj=$LOCKLAT_BUILD/kernels/$1 t0=$SECONDS
-	mkdir -p "$obj"
-	: >"$obj/build.log"
-	config_generate "$v" "$obj" "$STACK_TREE"
+	local v=$1 dir t0=$SECONDS
+	dir=$(kernel_path "$v")
+	# shellcheck disable=SC2086 # the series list is word-split on purpose
+	kernel_source "$v" $VARIANT_PATCHES
+	mkdir -p "$(kernel_objdir "$v")"
+	: >"$dir/build.log"
+	config_generate "$v"
 	if [ -n "$only" ]; then
 		# shellcheck disable=SC2086 # the target list is word-split on purpose
-		kernel_make "$v" "$obj" "$STACK_TREE" $only
-		progress kernels "$v: built $only in $((SECONDS - t0)) s"
+		kernel_make "$v" $only
+		progress kernels "$v: built $only in $((SECONDS - t0)) s, $MAKE_COMPILED compiled, $MAKE_CACHED from ccache"
 		return
 	fi
 	# modules: every option is =y, so this builds no module; it writes
 	# Module.symvers and scripts/module.lds, which the out-of-tree modules
 	# of kernels/modules link against.
-	kernel_make "$v" "$obj" "$STACK_TREE" bzImage modules
-	manifest_write "$v" "$obj" "$STACK_TREE"
-	progress kernels "$v: done in $((SECONDS - t0)) s, $MAKE_COMPILED compiled, $MAKE_CACHED from ccache ($(kv_get "$obj/manifest" kernel_release))"
+	kernel_make "$v" bzImage modules
+	manifest_write "$v"
+	progress kernels "$v: done in $((SECONDS - t0)) s, $MAKE_COMPILED compiled, $MAKE_CACHED from ccache ($(kv_get "$dir/manifest" kernel_release))"
 }
 
+layout_migrate
 source_extract
 [ -n "$only" ] || rtla_build
 for VARIANT_NAME in "${variants[@]}"; do
 	variant_load "$VARIANT_NAME"
-	# shellcheck disable=SC2086 # the series list is word-split on purpose
-	source_stack $VARIANT_PATCHES
 	for KERNEL_FLAVOUR in $flavours; do
 		KERNEL_CONFIGS=$VARIANT_CONFIGS
 		[ "$KERNEL_FLAVOUR" = plain ] || KERNEL_CONFIGS="$KERNEL_CONFIGS $LOCKLAT_TRACERS_CONFIG"

@@ -14,7 +14,8 @@
 # static per-CPU variable is referenced through its section, a global one by
 # name) or "differs" (instructions differ).
 # Writes build/equivalence/A-vs-B.txt (the report) and prints one line per
-# object. Exit: 0 report written (differences are findings, listed), 1 error.
+# object, one on the two .config files, and one on the cache: each object is
+# compiled again without ccache and must match the shared build byte for byte. Exit: 0 report written (differences are findings, listed), 1 error.
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -31,9 +32,31 @@ for v in "$a" "$b"; do
 	# The objects, current with the variant's configuration and patches
 	# (a no-op when they are; the whole kernel is not needed).
 	"$LOCKLAT_ROOT/kernels/build.sh" --only "${objects[*]}" "$v" >/dev/null ||
-		err_exit "building the objects of $v failed (log: $LOCKLAT_BUILD/kernels/$v/build.log)"
+		err_exit "building the objects of $v failed (log: $(kernel_path "$v")/build.log)"
 done
 command -v objdump >/dev/null || err_exit "objdump not found (binutils)"
+
+# uncached_check: the objects came from a build that shares ccache with
+# every other kernel (kernels/build.sh). Compile each once more with ccache
+# off, in the same tree and objdir (the same command line), and require the
+# same bytes: sharing must not change what is measured.
+uncached_check() {
+	local v o dir n=0
+	for v in "$a" "$b"; do
+		dir=$(kernel_objdir "$v")
+		for o in "${objects[@]}"; do
+			mv "$dir/$o" "$tmp/cached-$v-${o//\//_}"
+		done
+		CCACHE_DISABLE=1 "$LOCKLAT_ROOT/kernels/build.sh" --only "${objects[*]}" "$v" >/dev/null ||
+			err_exit "compiling the objects of $v without ccache failed (log: $(kernel_path "$v")/build.log)"
+		for o in "${objects[@]}"; do
+			cmp -s "$dir/$o" "$tmp/cached-$v-${o//\//_}" ||
+				err_exit "$v: $o from the shared build differs from a compile without ccache"
+			n=$((n + 1))
+		done
+	done
+	echo "cache: $n objects byte-identical to a compile without ccache"
+}
 
 # disasm OBJECT: "function<TAB>normalised instruction" lines.
 disasm() {
@@ -62,10 +85,22 @@ trap 'rm -rf "$tmp"' EXIT
 	echo "# $a vs $b: per-function disassembly of the converted objects"
 	echo "# objects of build/kernels/$a and build/kernels/$b, objdump $(objdump --version | awk 'NR == 1 { print $NF }')"
 } >"$report"
+# The two kernels differ by their patches alone when their .config is the
+# same (the non-RT pair and the RT pair each share one configuration).
+if cmp -s "$(kernel_objdir "$a")/.config" "$(kernel_objdir "$b")/.config"; then
+	line="configuration: the same .config (sha256 $(sha256_of "$(kernel_objdir "$a")/.config" | cut -c1-16)); only the patches differ"
+else
+	line="configuration: the .config files differ"
+fi
+echo "$line"
+echo "$line" >>"$report"
+line=$(uncached_check)
+echo "$line"
+echo "$line" >>"$report"
 for obj in "${objects[@]}"; do
 	for v in "$a" "$b"; do
-		[ -f "$LOCKLAT_BUILD/kernels/$v/$obj" ] || err_exit "$v: $obj not built (is its config option on?)"
-		disasm "$LOCKLAT_BUILD/kernels/$v/$obj" >"$tmp/$v"
+		[ -f "$(kernel_objdir "$v")/$obj" ] || err_exit "$v: $obj not built (is its config option on?)"
+		disasm "$(kernel_objdir "$v")/$obj" >"$tmp/$v"
 	done
 	mapfile -t fns < <(cut -f1 "$tmp/$a" "$tmp/$b" | sort -u)
 	same=0 relocs=() differ=()

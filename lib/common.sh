@@ -16,8 +16,9 @@ LOCKLAT_BUILD=${LOCKLAT_BUILD:-$LOCKLAT_ROOT/build}
 # metapackage, which is 6.1 on bookworm and has no PREEMPT_RT).
 LOCKLAT_KERNEL_PACKAGE=linux-source-6.12
 LOCKLAT_KERNEL_TARBALL=${LOCKLAT_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-LOCKLAT_VARIANTS_DIR=$LOCKLAT_ROOT/kernels/variants
-# Overridable so that a test can feed build.sh a series that does not apply.
+# Overridable so that a test can feed build.sh a variant of its own, or a
+# series that does not apply.
+LOCKLAT_VARIANTS_DIR=${LOCKLAT_VARIANTS_DIR:-$LOCKLAT_ROOT/kernels/variants}
 LOCKLAT_PATCHES_DIR=${LOCKLAT_PATCHES_DIR:-$LOCKLAT_ROOT/kernels/patches}
 # Where run-matrix.sh writes runs and finds earlier ones (overridable for tests).
 LOCKLAT_RESULTS=${LOCKLAT_RESULTS:-$LOCKLAT_ROOT/results}
@@ -273,9 +274,30 @@ kernel_name() {
 	esac
 }
 
-# kernel_dir VARIANT FLAVOUR: the kernel's build folder (its manifest, bzImage).
+# What one kernel build takes with make -j2 on a 2-core host (the plan's
+# estimate; METHODOLOGY.md, "Build time": the means of the ten kernels built
+# from scratch): the first kernel of a configuration (256-337 s), and a later
+# one that differs from it only by its patches (229-305 s: the series'
+# headers reach the large objects, so ccache's share saves little).
+LOCKLAT_BUILD_COLD_SECONDS=290
+LOCKLAT_BUILD_SHARED_SECONDS=260
+
+# kernel_path NAME: a kernel's build folder: its manifest, bzImage and
+# build.log, and its source tree src/ with the objdir src/obj/ inside
+# (kernels/build.sh, "one tree per kernel").
+kernel_path() {
+	printf '%s/kernels/%s\n' "$LOCKLAT_BUILD" "$1"
+}
+kernel_srcdir() {
+	printf '%s/src\n' "$(kernel_path "$1")"
+}
+kernel_objdir() {
+	printf '%s/src/obj\n' "$(kernel_path "$1")"
+}
+
+# kernel_dir VARIANT FLAVOUR: the build folder of a variant's kernel.
 kernel_dir() {
-	printf '%s/kernels/%s\n' "$LOCKLAT_BUILD" "$(kernel_name "$1" "$2")"
+	kernel_path "$(kernel_name "$1" "$2")"
 }
 
 # passes_flavour PASSES: the kernel a cell running PASSES boots: traced when

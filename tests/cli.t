@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 59
+tap_plan 60
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -39,20 +39,25 @@ hist=$tmp/history/run1/baseline/squashfs/rep1
 mkdir -p "$hist"
 printf '%s\n' variant=baseline workload=squashfs rep=1 passes=latency accel=tcg-icount duration_s=3 \
 	trace_duration_s=3 warmup_s=1 wall_seconds=600 complete=1 >"$hist/meta"
-# A built-kernel stand-in keeps the ~10 min build guess out of the sum, so
-# the test means the same on a fresh clone (CI) and on a machine with builds.
+# A built-kernel stand-in keeps the build estimate out of the sum, so the
+# test means the same on a fresh clone (CI) and on a machine with builds.
 mkdir -p "$tmp/build/kernels/baseline" "$tmp/build/kernels/baseline+tracers"
 : >"$tmp/build/kernels/baseline/manifest"
 : >"$tmp/build/kernels/baseline+tracers/manifest"
 out=$(LOCKLAT_BUILD=$tmp/build LOCKLAT_RESULTS=$tmp/history "$rm_" --dry-run --out "$tmp/h" --variants baseline \
 	--workloads squashfs --reps 1 --duration 3 --warmup 1 --accel tcg-icount --jobs 2 2>&1)
-tap_like "$out" 'kernels to build: none' "built kernels (plain and traced) are not planned again"
-# rep1: 600 s from the history; the traced cell: (3 + 1 + 4 x (3 + 1) + 3) x 4 + 15 = 107 s.
-tap_like "$out" 'estimated: +5 min .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
+tap_like "$out" 'built and kept: baseline baseline\+tracers$' "built kernels (plain and traced) are not planned again"
+# rep1: 600 s from the history; the traced cell: (3 + 1 + 4 x (3 + 1) + 3) x 2 + 15 = 61 s.
+tap_like "$out" 'estimated: +5 min: kernels 0 min .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
 rm "$tmp/build/kernels/baseline+tracers/manifest"
 out=$(LOCKLAT_BUILD=$tmp/build "$rm_" --dry-run --out "$tmp/h" --variants baseline --workloads squashfs \
 	--accel tcg-icount 2>&1)
-tap_like "$out" 'kernels to build: baseline\+tracers$' "a variant whose traced kernel is missing plans that build"
+tap_like "$out" 'to build, every object: baseline\+tracers$' "a variant whose traced kernel is missing plans that build"
+out=$(LOCKLAT_BUILD=$tmp/nobuild "$rm_" --dry-run --out "$tmp/h" --variants baseline,local_lock,rt \
+	--workloads squashfs --accel tcg-icount 2>&1)
+tap_like "$out" "every object: baseline baseline\+tracers rt rt\+tracers
+ +to build, a built configuration's objects from ccache: local_lock local_lock\+tracers\$" \
+	"the plan names the kernels whose configuration an earlier one builds first"
 
 # The cells' order: shuffled from a seed the plan names; a tree already
 # ordered keeps its order file's seed and refuses another, or other cells.
@@ -191,7 +196,8 @@ if [ -r "$LOCKLAT_KERNEL_TARBALL" ]; then
 	tap_is "$?" 1 "build.sh: a patch that does not apply stops the build"
 	tap_like "$err" "$bad: fs/squashfs/decompressor_multi_percpu.c: Hunk #1 FAILED at [0-9]+" \
 		"and names the patch, the file and the failing hunk"
-	[ ! -e "$tmp/build/src/baseline" ] && [ -f "$tmp/build/src/pristine/Makefile" ]
+	[ ! -e "$tmp/build/kernels/baseline/src" ] &&
+		[ -f "$tmp/build/src/pristine/Makefile" ]
 	tap_result $? "no half-patched tree is left to be trusted; the pristine tree is kept"
 	rm -rf "$tmp/build"
 else

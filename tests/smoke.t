@@ -22,7 +22,7 @@ tap_like "$release" "^6\.12\.[0-9]+-locklat-$variant\$" "manifest names the kern
 traced_release=$(kv_get "$LOCKLAT_BUILD/kernels/$variant+tracers/manifest" kernel_release)
 tap_like "$traced_release" "^6\.12\.[0-9]+-locklat-$variant\+tracers\$" "the traced kernel is built too"
 # The plain kernel has no latency tracer; the traced one has both.
-tap_is "$(grep -cE '^CONFIG_(PREEMPT|IRQSOFF)_TRACER=y' "$(kv_get "$manifest" config_path)")/$(grep -cE '^CONFIG_(PREEMPT|IRQSOFF)_TRACER=y' "$LOCKLAT_BUILD/kernels/$variant+tracers/.config")" \
+tap_is "$(grep -cE '^CONFIG_(PREEMPT|IRQSOFF)_TRACER=y' "$(kv_get "$manifest" config_path)")/$(grep -cE '^CONFIG_(PREEMPT|IRQSOFF)_TRACER=y' "$(kv_get "$LOCKLAT_BUILD/kernels/$variant+tracers/manifest" config_path)")" \
 	0/2 "plain kernel without the preemptoff/irqsoff tracers, traced kernel with both"
 
 # The kernel modules: built against this variant, checkpatch-clean.

@@ -18,6 +18,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
+# usage: the header comment, as run-matrix.sh prints its own (not by line
+# numbers, which a longer header would cut off).
+usage() { awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; }
+
 jobs=$(nproc) flavour=plain variant=baseline
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -25,7 +29,7 @@ while [ $# -gt 0 ]; do
 		jobs=$2; shift ;;
 	--flavour) [ $# -ge 2 ] || err_exit "--flavour needs plain or traced" 2
 		flavour=$2; shift ;;
-	-h | --help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) usage; exit 0 ;;
 	-*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	*) variant=$1 ;;
 	esac

@@ -310,8 +310,13 @@ kernel_make() {
 	# preprocessor once more for each miss (baseline cold: 367 s without it,
 	# 256 s with it; METHODOLOGY.md, "Build time"). Fixed build user/host/time/number make the
 	# version string, and so the image, independent of who built it when
-	# and of how often it was linked.
-	CCACHE_STATSLOG=$dir/ccache-stats.log CCACHE_BASEDIR=$LOCKLAT_BUILD CCACHE_DEPEND=1 \
+	# and of how often it was linked. Only the real-mode setup and
+	# trampoline code is compiled with -g, for which ccache would hash the
+	# objdir (DWARF's comp_dir) and so never share it across kernels;
+	# objcopy -O binary drops that debug information on the way into
+	# setup.bin and realmode.bin, so the directory cannot reach the image
+	# (CCACHE_NOHASHDIR).
+	CCACHE_STATSLOG=$dir/ccache-stats.log CCACHE_BASEDIR=$LOCKLAT_BUILD CCACHE_DEPEND=1 CCACHE_NOHASHDIR=1 \
 	KBUILD_BUILD_USER=locklat KBUILD_BUILD_HOST=locklat KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_TIMESTAMP="$(date -u -r "$LOCKLAT_KERNEL_TARBALL" '+%Y-%m-%d %H:%M:%S UTC')" \
 		make -C "$tree" O="$obj" -j"$jobs" CC="ccache gcc" \

@@ -292,6 +292,22 @@ build_failed() {
 	err_exit "$1: $2 (full log: $log)"
 }
 
+# make_killed_clean KERNEL: a make that was killed (kill -9, power loss) may
+# leave an object half written with a fresh mtime, and with an unchanged
+# command in its .cmd file kbuild would take it as up to date. A marker
+# touched before each make and removed after it says whether the last one
+# finished; if not, every build product it wrote since is deleted, so make
+# writes them again (ccache answers for most).
+make_killed_clean() {
+	local obj n
+	obj=$(kernel_objdir "$1")
+	[ -f "$obj/.locklat-make-running" ] || return 0
+	n=$(find "$obj" -type f -newer "$obj/.locklat-make-running" \( -name '*.o' -o -name '*.a' \
+		-o -name '*.ko' -o -name '*.bin' -o -name '*.elf' -o -name 'vmlinux*' -o -name bzImage \) \
+		-print -delete | wc -l)
+	progress kernels "$1: the last make did not finish; $n objects it wrote are made again"
+}
+
 # kernel_make KERNEL TARGETS...: make with ccache; sets MAKE_SECONDS, and
 # MAKE_COMPILED and MAKE_CACHED: the compiler calls that compiled (a ccache
 # miss) and those ccache answered, from ccache's log of this make alone
@@ -302,6 +318,8 @@ kernel_make() {
 	dir=$(kernel_path "$v") obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
 	require_disk_space "$LOCKLAT_BUILD" 1500
 	progress kernels "$v: make -j$jobs $* (log: ${dir#"$LOCKLAT_ROOT"/}/build.log)"
+	make_killed_clean "$v"
+	touch "$obj/.locklat-make-running"
 	: >"$dir/ccache-stats.log"
 	# With srctree ".." the command lines hold no absolute path, so every
 	# kernel gives ccache the same input wherever the sources are the same
@@ -322,6 +340,7 @@ kernel_make() {
 		make -C "$tree" O="$obj" -j"$jobs" CC="ccache gcc" \
 		LOCALVERSION="-locklat-$v" "$@" >>"$dir/build.log" 2>&1 ||
 		build_failed "$v" "kernel build failed"
+	rm -f "$obj/.locklat-make-running"
 	MAKE_SECONDS=$((SECONDS - t0))
 	# One "# <source>" record per call: cache_miss, or a direct or
 	# preprocessed hit.
@@ -413,6 +432,10 @@ rtla_build() {
 kernel_build() {
 	local v=$1 dir t0=$SECONDS
 	dir=$(kernel_path "$v")
+	# The manifest says "this bzImage is complete"; it goes before anything
+	# changes, so a build killed from here on leaves no kernel to boot.
+	# (--only relinks no bzImage: the old one and its manifest still agree.)
+	[ -n "$only" ] || rm -f "$dir/manifest"
 	# shellcheck disable=SC2086 # the series list is word-split on purpose
 	kernel_source "$v" $VARIANT_PATCHES
 	mkdir -p "$(kernel_objdir "$v")"

@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/common.sh
 . "$root/lib/common.sh"
 [ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"
-tap_plan 9
+tap_plan 12
 tmp=$(mktemp -d)
 name=share-test
 # A test killed before its trap ran leaves the kernel behind, built.
@@ -73,4 +73,17 @@ grep -q '^# \.\./init/calibrate\.c$' "$(kernel_path "$name")/ccache-stats.log"
 tap_result $? "make compiles init/calibrate.c again (its pristine content got a fresh mtime)"
 cmp -s "$(kernel_objdir "$name")/init/calibrate.o" "$(kernel_objdir local_lock)/init/calibrate.o"
 tap_result $? "and the object is byte-identical to local_lock's"
+
+# A make killed with -9 (its marker left, an object cut short after it):
+# the next build makes that object again instead of linking the stump.
+obj=$(kernel_objdir "$name")
+touch -d '1 minute ago' "$obj/.locklat-make-running"
+: >"$obj/init/calibrate.o"
+share_build
+tap_result $? "after a killed make (marker left, init/calibrate.o truncated) the variant builds"
+grep -q "$name: the last make did not finish; [1-9][0-9]* objects it wrote are made again" "$tmp/share.log"
+tap_result $? "build.sh says the last make did not finish"
+cmp -s "$obj/init/calibrate.o" "$(kernel_objdir local_lock)/init/calibrate.o" &&
+	[ -f "$(kernel_path "$name")/manifest" ] && [ ! -e "$obj/.locklat-make-running" ]
+tap_result $? "the cut object is whole again, the manifest is back, the marker gone"
 tap_done

@@ -27,5 +27,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 progress deps "apt-get install ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# An install killed half way (run-matrix.sh killed in its packages stage)
+# leaves dpkg "interrupted": apt-get then refuses everything until the
+# configuration is finished, so finish it first.
+if [ -n "$(dpkg --audit 2>/dev/null)" ] || [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; then
+	progress deps "dpkg was interrupted: dpkg --configure -a"
+	dpkg --configure -a
+fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

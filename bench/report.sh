@@ -35,12 +35,21 @@ summary_write() {
 	esac
 }
 
-# bars TABLE TITLE: a grouped bar chart of plot-data/TABLE.dat, if it has a
-# number to draw (a column per variant, NaN where there is no data).
+# empty_draw NAME TITLE WHY: the plot NAME says that it has no data, and why.
+empty_draw() {
+	gnuplot -e "out='$run/plots/$1'; title='$2'; why='$3'" "$LOCKLAT_ROOT/plots/empty.gp"
+	progress plots "$1: $3"
+}
+
+# bars TABLE TITLE WHY: a grouped bar chart of plot-data/TABLE.dat (a column
+# per variant, NaN where there is no data); without a number to draw, a plot
+# that says WHY.
 bars() {
 	local table=$run/plot-data/$1.dat columns
-	awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "NaN") found = 1 } END { exit !found }' "$table" ||
+	if ! awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "NaN") found = 1 } END { exit !found }' "$table"; then
+		empty_draw "$1" "$2" "$3"
 		return 0
+	fi
 	columns=$(awk 'NR == 1 { print NF; exit }' "$table")
 	gnuplot -e "data='$table'; out='$run/plots/$1'; columns=$columns; title='$2'" \
 		"$LOCKLAT_ROOT/plots/bars.gp"
@@ -61,12 +70,19 @@ plots_draw() {
 	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
 	command -v gnuplot >/dev/null || err_exit "gnuplot not found: run 'make deps'"
 	mkdir -p "$out"
-	bars max 'Maximum wakeup latency (cyclictest), median of repetitions'
-	bars preemptoff 'Worst preemption-off section (preemptoff tracer)'
-	bars irqsoff 'Worst interrupts-off section (irqsoff tracer)'
+	bars max 'Maximum wakeup latency (cyclictest), median of repetitions' \
+		'no latency pass measured: every repetition hung or failed, or the run holds only the modules pass'
+	bars preemptoff 'Worst preemption-off section (preemptoff tracer)' \
+		'no preemptoff trace: no traced cell ran the tracer pass to its end'
+	bars irqsoff 'Worst interrupts-off section (irqsoff tracer)' \
+		'no irqsoff trace: no traced cell ran the tracer pass to its end'
 	while IFS= read -r w; do
-		gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
-			"$LOCKLAT_ROOT/plots/hist.gp"
+		if [ -s "$data/hist-$w.dat" ] && awk '!/^#/ && NF { n++ } END { exit !n }' "$data/hist-$w.dat"; then
+			gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
+				"$LOCKLAT_ROOT/plots/hist.gp"
+		else
+			empty_draw "hist-$w" "Latency histogram: workload $w" "no histogram: no repetition of workload $w measured"
+		fi
 	done <"$data/workloads"
 	series_draw "$data" "$out"
 	# plots/ shows the runs under results/ (not, say, a test's run in /tmp).

@@ -14,12 +14,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 32
+tap_plan 39
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
 tap_result $? "locklat-summary on the fixture run"
-# Paths differ per checkout: compare with the run directory masked.
+# Paths in the outputs are relative to the run: a copied or committed run
+# keeps working links.
+! grep -l "$tmp" "$tmp/run/summary.md" "$tmp/run/summary.csv" "$tmp/run/summary.json"
+tap_result $? "no output names the run directory's absolute path"
+# (Masked all the same, should one come back.)
 for f in summary.md summary.csv summary.json; do
 	sed "s|$tmp/run|RUN|g" "$tmp/run/$f" >"$tmp/$f"
 	diff -u "$golden/$f" "$tmp/$f" >"$tmp/$f.diff"
@@ -28,6 +32,10 @@ for f in summary.md summary.csv summary.json; do
 done
 
 md=$tmp/summary.md
+sed -n '/^## Cells that did not finish/,/^## /p' "$md" | grep -q '^| baseline-rt/squashfs/rep3 | FINDINGS | kernel panic |'
+tap_result $? "a repetition that panicked in its latency pass is among the cells that did not finish"
+grep -q '^- Latency pass: 5, 30, 3, 1 s of guest time' "$md"
+tap_result $? "the header lists each distinct pass duration (3 is not taken for part of 30)"
 grep -q 'Instruction time, not hardware latency' "$md"
 tap_result $? "tcg runs carry the instruction-time caveat"
 grep -q '| TIMEOUT | watchdog killed QEMU after 264 s (its latency pass had completed: it counts)' "$md"
@@ -113,4 +121,36 @@ if command -v gnuplot >/dev/null; then
 else
 	tap_result 0 "# SKIP gnuplot not installed"
 fi
+
+# The summary and plots draw whatever exists: runs cut from the fixture to
+# one variant, to the modules pass alone, and to one workload whose only
+# repetition hung in its latency pass. Each plot is drawn, those without
+# data as a figure that says what is missing.
+partial_run() { # NAME CELL_DIR...: a run of the fixture's cells named
+	local name=$1 c
+	shift
+	for c in "$@"; do
+		mkdir -p "$tmp/$name/$(dirname "$c")"
+		cp -r "$root/tests/fixtures/run/$c" "$tmp/$name/$c"
+	done
+}
+partial_run one-variant baseline
+partial_run modules-only lockdep/modules
+partial_run all-hung baseline-rt/squashfs/rep2
+for name in one-variant modules-only all-hung; do
+	"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
+		--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/$name" >/dev/null 2>"$tmp/$name.err"
+	status=$?
+	if command -v gnuplot >/dev/null; then
+		"$root/bench/report.sh" plots "$tmp/$name" >"$tmp/$name.plots" 2>&1 || status=1
+		for f in max preemptoff irqsoff $(sed 's/^/hist-/' "$tmp/$name/plot-data/workloads"); do
+			[ -s "$tmp/$name/plots/$f.svg" ] || status=1
+		done
+	fi
+	tap_result "$status" "a $name run: summary and every plot drawn$(head -n 1 "$tmp/$name.err" | sed 's/^/ -- /')"
+done
+grep -q '^\[.*plots\] max: no latency pass measured' "$tmp/modules-only.plots" &&
+	grep -qx squashfs "$tmp/all-hung/plot-data/workloads" &&
+	grep -q '^\[.*plots\] hist-squashfs: no histogram: no repetition of workload squashfs measured' "$tmp/all-hung.plots"
+tap_result $? "a plot without data says what is missing (the modules-only run's maxima, the hung workload's histogram)"
 tap_done

@@ -24,7 +24,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(121);
+	tap_plan(125);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -334,6 +334,21 @@ int main(void)
 		cell_free(&c);
 		snprintf(path, sizeof(path), "rm -rf %s", dir);
 		ok(system(path) == 0, "path rule: scratch cell removed");
+	}
+	/* A complete cell whose cyclictest.json was cut short: no number. */
+	{
+		char dir[] = "/tmp/locklat-test-cut-XXXXXX", cmd[512];
+
+		ok(mkdtemp(dir) != NULL, "cut json: scratch copy");
+		snprintf(cmd, sizeof(cmd), "cp -a " FX "ok-squashfs/. %s && truncate -s 300 %s/guest/cyclictest.json",
+			 dir, dir);
+		ok(system(cmd) == 0, "cut json: ok-squashfs with cyclictest.json cut at 300 bytes");
+		ok(cell_load(&c, dir, &cs, WINDOW_US) == 0 && !c.has_latency && !strcmp(c.status, "INVALID") &&
+			   strstr(c.reason, "cyclictest.json does not parse"),
+		   "cut json: INVALID, no latency read from it");
+		cell_free(&c);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		ok(system(cmd) == 0, "cut json: scratch copy removed");
 	}
 	ok(cell_load(&c, FX "no-such-cell", &cs, WINDOW_US) == 1, "a directory without meta is not a cell");
 	cell_free(&c);

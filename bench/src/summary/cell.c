@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "locklat.h"
 
@@ -1316,6 +1317,9 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 		snprintf(path, sizeof(path), "%s/guest/cyclictest-samples", dir);
 		if (cyclictest_samples_load(c, path, interval_us, window_us) < 0)
 			invalidate(c, "cyclictest's samples (-v) are malformed or disagree with its JSON");
+	} else if (access(path, F_OK) == 0) {
+		/* Present but unreadable: a write cut short is no measurement. */
+		invalidate(c, "cyclictest.json does not parse (cut short?)");
 	}
 	snprintf(path, sizeof(path), "%s/guest/preemptoff", dir);
 	trace_load(&c->preemptoff, path, cs);

@@ -39,6 +39,32 @@ void report_close(FILE *f, const struct run *run, const char *name)
 		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
 }
 
+/* Whether the ", "-separated LIST holds ITEM whole ("3" is not in "30"). */
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	const char *p = list;
+
+	for (;;) {
+		if (!strncmp(p, item, n) && (p[n] == '\0' || p[n] == ','))
+			return true;
+		p = strstr(p, ", ");
+		if (!p)
+			return false;
+		p += 2;
+	}
+}
+
+/* A cell's folder relative to the run directory: links in a copied or committed run keep working. */
+static const char *cell_rel_dir(const struct run *run, const struct cell *c)
+{
+	size_t n = strlen(run->dir);
+
+	if (!strncmp(c->dir, run->dir, n) && c->dir[n] == '/')
+		return c->dir + n + 1;
+	return c->dir;
+}
+
 /* Distinct values of a meta key over all cells (with latency_only, over the cells with a latency pass), comma-separated. */
 static void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size)
 {
@@ -53,7 +79,7 @@ static void meta_values_of(const struct run *run, const char *key, bool latency_
 			continue;
 
 		snprintf(quoted, sizeof(quoted), "%s%s", len ? ", " : "", v);
-		if (len && strstr(out, v))
+		if (len && list_has(out, v))
 			continue;
 		len += (size_t)snprintf(out + len, size - len, "%s", quoted);
 		if (len >= size)
@@ -644,13 +670,21 @@ static void md_problems(FILE *f, const struct run *run)
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 
-		if (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS"))
+		char why[512];
+
+		/* A panic is a finding, and the guest still did not finish. */
+		if ((!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS")) && !cell_panicked(c))
 			continue;
+		if (c->reason[0])
+			snprintf(why, sizeof(why), "%s", c->reason);
+		else
+			snprintf(why, sizeof(why), "the kernel panicked%s%s%s", c->hung_step[0] ? " in the " : "",
+				 c->hung_step, c->hung_step[0] ? " pass" : "");
 		if (!n++)
 			fprintf(f, "## Cells that did not finish\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
 		fprintf(f, "| %s/%s/%s | %s | %s%s | `%s/console.log` |\n", c->variant,
-			c->workload, c->name, c->status, c->reason,
-			cell_measured(c) ? " (its latency pass had completed: it counts)" : "", c->dir);
+			c->workload, c->name, c->status, why,
+			cell_measured(c) ? " (its latency pass had completed: it counts)" : "", cell_rel_dir(run, c));
 	}
 	if (n)
 		fputc('\n', f);
@@ -1033,13 +1067,13 @@ static json_object *json_max_by_length(const struct run *run, const struct group
 	return o;
 }
 
-static json_object *json_cell(const struct cell *c)
+static json_object *json_cell(const struct run *run, const struct cell *c)
 {
 	json_object *o = json_object_new_object(), *a;
 	bool over;
 	unsigned int k;
 
-	json_object_object_add(o, "dir", json_object_new_string(c->dir));
+	json_object_object_add(o, "dir", json_object_new_string(cell_rel_dir(run, c)));
 	json_object_object_add(o, "variant", json_object_new_string(c->variant));
 	json_object_object_add(o, "workload", json_object_new_string(c->workload));
 	json_object_object_add(o, "rep", json_object_new_int((int)c->rep));
@@ -1112,14 +1146,16 @@ void report_json(struct run *run)
 	FILE *f;
 
 	meta_values(run, "accel", buf, sizeof(buf));
-	json_object_object_add(root, "layout_version", json_object_new_int(1));
-	json_object_object_add(root, "run_dir", json_object_new_string(run->dir));
+	/* The result layout of the cells read (they all share one: run-matrix.sh's layout check). */
+	json_object_object_add(root, "layout_version",
+			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
+	json_object_object_add(root, "run", json_object_new_string(strrchr(run->dir, '/') ? strrchr(run->dir, '/') + 1 : run->dir));
 	json_object_object_add(root, "accelerators", json_object_new_string(buf));
 	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));
 	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
 	json_object_object_add(root, "startup_window_s", json_object_new_double((double)run->window_us / 1e6));
 	for (i = 0; i < run->ncells; i++)
-		json_object_array_add(cells, json_cell(&run->cells[i]));
+		json_object_array_add(cells, json_cell(run, &run->cells[i]));
 	for (i = 0; i < run->ngroups; i++) {
 		struct group *g = &run->groups[i];
 		json_object *o = json_object_new_object();
@@ -1257,9 +1293,21 @@ void report_csv(struct run *run)
 		csv_field(f, c->irqsoff.culprit, false);
 		csv_field(f, num[9], false);
 		csv_field(f, c->reason, false);
-		csv_field(f, c->dir, true);
+		csv_field(f, cell_rel_dir(run, c), true);
 	}
 	report_close(f, run, "summary.csv");
+}
+
+/* Whether any cell of WORKLOAD was to run a latency pass (not the modules pass alone). */
+static bool workload_latency_planned(const struct run *run, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strcmp(run->cells[i].workload, workload) &&
+		    strstr(kv_str(&run->cells[i].meta, "passes", "latency"), "latency"))
+			return true;
+	return false;
 }
 
 /* A table: one row per workload, one column per variant (NaN = no data). */
@@ -1375,14 +1423,17 @@ void report_plot_data(struct run *run)
 	plot_table(run, "plot-data/irqsoff.dat", 2);
 	/*
 	 * Histograms: one block per measured variant (gnuplot "index"), titled
-	 * by its first line. plot-data/workloads lists the workloads that have
-	 * one; a workload nothing measured gets no histogram.
+	 * by its first line. plot-data/workloads lists every workload that was
+	 * to run a latency pass; one that nothing measured has no data file,
+	 * and the plot step draws a figure that says so.
 	 */
 	FILE *list = report_open(run, "plot-data/workloads");
 
 	for (w = 0; w < run->nworkloads; w++) {
 		FILE *f = NULL;
 
+		if (workload_latency_planned(run, run->workloads[w]))
+			fprintf(list, "%s\n", run->workloads[w]);
 		for (v = 0; v < run->nvariants; v++) {
 			struct group *g = group_find(run, run->variants[v], run->workloads[w]);
 
@@ -1391,7 +1442,6 @@ void report_plot_data(struct run *run)
 			if (!f) {
 				snprintf(name, sizeof(name), "plot-data/hist-%s.dat", run->workloads[w]);
 				f = report_open(run, name);
-				fprintf(list, "%s\n", run->workloads[w]);
 			} else {
 				fputs("\n\n", f);
 			}

@@ -13,6 +13,8 @@
 #   --disk SERIAL=FILE[:ro]  a raw virtio-blk disk the guest finds by serial (repeatable)
 #   --deadline S     wall seconds before the watchdog kills QEMU (default 300)
 #   --boot-deadline S  wall seconds for the first console output (default 120)
+#   --print-cmdline  print the QEMU command these options make (shell-quoted,
+#                    the QMP socket as <qmp-socket>) and exit: nothing starts
 #   --silence S      kill QEMU when S wall seconds pass without a console line
 #                    of the guest's init ("locklat: ...", which logs a heartbeat)
 #                    (default: never): its userspace stopped (a clock that stopped,
@@ -22,8 +24,10 @@
 # re-run by hand), qemu-version, accel, pinning ("vcpu thread host_cpu" lines),
 # qemu-exit (ok, timeout, no-boot, silent or error).
 # Exit: 0 QEMU ended by itself, 3 watchdog timeout, 4 no kernel output by the boot
-# deadline, 5 the guest's init silent for --silence seconds, 2 bad usage, 70 QEMU failed
-# to start or to be pinned.
+# deadline, 5 the guest's init silent for --silence seconds, 6 the guest declared
+# one of its steps hung and was still running LOCKLAT_HUNG_GRACE_S (30) wall
+# seconds later (its poweroff did not finish), 2 bad usage, 70 QEMU failed to
+# start or to be pinned.
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -57,7 +61,7 @@ if [ "${1:-}" = --detect-accel ]; then
 fi
 
 kernel='' initrd='' out='' accel=auto append='' cpus=2 pin='' mem=512
-deadline=300 boot_deadline=120 silence=0 overcommit=0
+deadline=300 boot_deadline=120 silence=0 overcommit=0 print_only=0
 disks=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--boot-deadline) boot_deadline=$2 ;;
 	--silence) silence=$2 ;;
 	--allow-overcommit) overcommit=1; shift; continue ;;
+	--print-cmdline) print_only=1; shift; continue ;;
 	*) err_exit "unknown option '$1'" 2 ;;
 	esac
 	[ $# -ge 2 ] || err_exit "$1 needs a value" 2
@@ -107,8 +112,8 @@ if [ "$cpus" -gt "${#pin_list[@]}" ] && [ "$overcommit" -eq 0 ]; then
 	err_exit "$cpus vCPUs but only ${#pin_list[@]} host CPUs to pin to ($pin); use --allow-overcommit to share" 2
 fi
 
-mkdir -p "$out"
-qmp_sock=$(mktemp -u "${TMPDIR:-/tmp}/locklat-qmp.XXXXXX")
+qmp_sock='<qmp-socket>'
+[ "$print_only" -eq 1 ] || qmp_sock=$(mktemp -u "${TMPDIR:-/tmp}/locklat-qmp.XXXXXX")
 cmd=(qemu-system-x86_64 -machine pc -m "$mem" -smp "$cpus" -S
 	-display none -monitor none -nic none -no-reboot
 	-serial "file:$out/console.log"
@@ -125,6 +130,12 @@ for d in "${disks[@]}"; do
 		-device "virtio-blk-pci,drive=$serial,serial=$serial")
 done
 
+if [ "$print_only" -eq 1 ]; then
+	printf '%q ' "${cmd[@]}"
+	echo
+	exit 0
+fi
+mkdir -p "$out"
 printf '%q ' "${cmd[@]}" >"$out/qemu-cmdline"
 echo >>"$out/qemu-cmdline"
 qemu-system-x86_64 --version | head -n 1 >"$out/qemu-version"
@@ -175,7 +186,11 @@ fi
 # console bytes that are new since the last poll are read.
 t0=$SECONDS
 result=ok
-console_size=0 init_spoke=0
+console_size=0 init_spoke=0 hung_at=''
+# A guest that declared a step hung has flushed its results and asked for
+# poweroff; one still running this long after that will not end by itself
+# (a wedged kernel, a poweroff that never completes).
+hung_grace=${LOCKLAT_HUNG_GRACE_S:-30}
 while kill -0 "$qemu_pid" 2>/dev/null; do
 	now=$((SECONDS - t0))
 	if [ "$now" -ge "$deadline" ]; then
@@ -184,11 +199,18 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
 	fi
 	size=$(stat -c %s "$out/console.log")
 	if [ "$size" -gt "$console_size" ]; then
-		if tail -c +"$((console_size + 1))" "$out/console.log" | head -c "$((size - console_size))" |
-			grep -q 'locklat: '; then
-			init_spoke=$now
+		# From 200 bytes back, so that a line split between two polls is read whole.
+		from=$(( console_size > 200 ? console_size - 199 : 1 ))
+		chunk=$(tail -c +"$from" "$out/console.log" | head -c "$((size - from + 1))")
+		case $chunk in *'locklat: '*) init_spoke=$now ;; esac
+		if [ -z "$hung_at" ] && grep -q 'locklat: step [a-z]*: hung' <<<"$chunk"; then
+			hung_at=$now
 		fi
 		console_size=$size
+	fi
+	if [ -n "$hung_at" ] && [ $((now - hung_at)) -ge "$hung_grace" ]; then
+		result=hung
+		break
 	fi
 	if [ "$now" -ge "$boot_deadline" ] && [ "$size" -eq 0 ]; then
 		result=no-boot
@@ -211,6 +233,7 @@ case $result in
 ok) exit 0 ;;
 timeout) warn "watchdog: QEMU still running after ${deadline} s, killed"; exit 3 ;;
 silent) warn "watchdog: no line of the guest's init for ${silence} s, QEMU killed"; exit 5 ;;
+hung) warn "watchdog: the guest declared a step hung and was still running ${hung_grace} s later, QEMU killed"; exit 6 ;;
 no-boot)
 	msg="no kernel output within ${boot_deadline} s under $accel"
 	[ "$accel" = kvm ] && ! grep -Eqw 'vmx|svm' /proc/cpuinfo &&

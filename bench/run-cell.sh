@@ -169,6 +169,8 @@ job_write() {
 	cyclictest_args="-m -p95 -t $cpus -a -i $LOCKLAT_INTERVAL_US -D $duration -h $LOCKLAT_HIST_RANGE_US -q -v"
 	if [ -n "$command" ]; then
 		kv_write "$conf" mode command command "$command"
+		# A command may take any time, unless the caller gives it a budget.
+		[ -z "$step_budget" ] || kv_write "$conf" step_budget "$step_budget"
 	else
 		workload_cmd=${WORKLOAD_COMMAND//\{cpus\}/$cpus}
 		workload_cmd=${workload_cmd//\{seconds\}/$((duration + warmup + 60))}
@@ -267,6 +269,8 @@ hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s)
 	/locklat: step [a-z]+: exit/ { s = "" } END { print s }' "$partial/console.log" 2>/dev/null || true)
 if [ "$qemu_status" -eq 3 ]; then
 	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s${hung_step:+ in step $hung_step}"
+elif [ "$qemu_status" -eq 6 ]; then
+	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' "$partial/guest/steps" 2>/dev/null) hung: no end within its budget of guest time (the guest's own watchdog); its poweroff did not finish, QEMU killed ${LOCKLAT_HUNG_GRACE_S:-30} s later"
 elif [ "$qemu_status" -eq 5 ]; then
 	status=TIMEOUT reason="the guest fell silent: no line of its init for ${silence_s} s of wall time${hung_step:+ in step $hung_step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: its userspace or its clock stopped)"
 elif [ "$qemu_status" -ne 0 ]; then

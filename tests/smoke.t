@@ -12,7 +12,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/run-cell.sh
-tap_plan $((27 + $(known_workloads | wc -l) + 30))
+tap_plan $((33 + $(known_workloads | wc -l) + 30))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -85,6 +85,33 @@ tap_like "$(kv_get "$tmp/stepbudget/meta" reason)" "^step latency hung: .*the gu
 	"the reason names the hung step and the guest's watchdog"
 tap_is "$(kv_get "$tmp/stepbudget/meta" kernel_flavour) $(kv_get "$tmp/stepbudget/meta" manifest.kernel_release)" \
 	"plain $release" "a latency-only cell boots the plain kernel"
+
+# Multi-threaded TCG gives each vCPU its own thread, as KVM does: the pinning
+# code KVM users depend on runs here. QMP's thread ids, one host CPU each,
+# and the affinity read back from each thread.
+if [ "$(nproc)" -ge 2 ]; then
+	"$cell" --variant "$variant" --command true --accel tcg --cpus 2 --out "$tmp/tcg2" >/dev/null 2>&1
+	tap_is "$?" 0 "--accel tcg --cpus 2: a command cell runs"
+	pins=$(kv_get "$tmp/tcg2/meta" pinning)
+	tap_like "$pins" '^vcpu0:tid([0-9]+):cpu0 vcpu1:tid([0-9]+):cpu1$' "the cell records each vCPU on its own host CPU ($pins)"
+	awk '{ tid[$2]++; cpu[$3]++ } END { exit !(NR == 2 && length(tid) == 2 && length(cpu) == 2) }' "$tmp/tcg2/pinning"
+	tap_result $? "two vCPU threads, each with its own single-CPU affinity (read back from the thread)"
+else
+	for _ in 1 2 3; do tap_result 0 "# SKIP needs 2 host CPUs"; done
+fi
+
+# A guest that declares a step hung but cannot power off (its poweroff and
+# reboot made no-ops) is ended by the host LOCKLAT_HUNG_GRACE_S after the
+# declaration, not at the cell's deadline.
+t0=$SECONDS
+# shellcheck disable=SC2016 # the command is expanded by the guest's shell
+LOCKLAT_HUNG_GRACE_S=10 "$cell" --variant "$variant" --step-budget 2 --out "$tmp/nopoweroff" --command \
+	'for c in poweroff reboot; do p=$(command -v $c); rm -f "$p"; printf "#!/bin/sh\n" >"$p"; chmod +x "$p"; done; sleep 3600' \
+	>/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_TIMEOUT" "a hung guest whose poweroff does nothing: exit TIMEOUT ($((SECONDS - t0)) s)"
+tap_is "$(cat "$tmp/nopoweroff/qemu-exit" 2>/dev/null)" hung "the host ended it once the guest had declared the step hung"
+tap_like "$(kv_get "$tmp/nopoweroff/meta" reason)" "^step command hung: .*its poweroff did not finish, QEMU killed 10 s later" \
+	"the reason says so"
 
 # A guest whose results outgrow their disk fails its own cell, saying why.
 LOCKLAT_RESULTS_DISK_MIB=2 "$cell" --variant "$variant" --command 'head -c 4000000 /dev/zero' \

@@ -30,6 +30,11 @@ $(BIN)/locklat-%: bench/src/%/*.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(JSONC)
 
+# The stage guard: gcc alone (run-matrix.sh builds it before the packages).
+$(BIN)/locklat-guard: bench/src/guard/guard.c
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+
 # Static: the guest image carries no libraries for our own programs.
 $(GUEST_BIN)/locklat-%: workloads/%/*.c $(LIB_SRC) $(LIB_HDR)
 	@mkdir -p $(GUEST_BIN)

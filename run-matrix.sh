@@ -9,16 +9,22 @@
 #   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru,modules)
 #   --duration S      guest seconds of each latency pass (default 10: the
 #                     typical worst second needs ~9 whole seconds after the
-#                     start-up window to settle, METHODOLOGY.md)
+#                     start-up window to settle, METHODOLOGY.md); at most 3600
 #   --trace-duration S  guest seconds of each tracer and verification pass
-#                     (default 3)
-#   --warmup S        guest seconds of workload before each pass (default 1)
-#   --reps N          repetitions per variant and workload (default 4)
-#   --accel A         auto (default), kvm, tcg-icount, tcg
+#                     (default 3, at most 3600)
+#   --warmup S        guest seconds of workload before each pass (default 1,
+#                     at most 3600)
+#   --reps N          repetitions per variant and workload (default 4, at most
+#                     LOCKLAT_MAX_REPS = 100)
+#   --accel A         auto (default), kvm, tcg-icount, tcg; kvm only where the
+#                     host can run KVM guests (vmx/svm and a usable /dev/kvm)
 #   --cpus N          vCPUs per guest (default: 1 under tcg-icount, whose one
-#                     instruction clock is shared by all vCPUs; else 2)
-#   --jobs N          cells run at once (default: 2 under tcg-icount, where each
-#                     cell's single TCG thread gets its own host CPU; else 1)
+#                     instruction clock is shared by all vCPUs; else 2), at most
+#                     the guest kernel's CONFIG_NR_CPUS, and under kvm and tcg
+#                     at most the host CPUs (each vCPU is pinned to its own)
+#   --jobs N          cells run at once (default: one per host CPU under
+#                     tcg-icount, where each cell's single TCG thread gets its
+#                     own host CPU; else 1)
 #   --out DIR         result directory (default results/<date-time>); running
 #                     again with the same --out resumes it
 #   --seed N          the seed of the cells' shuffled order (default: random;
@@ -70,6 +76,10 @@ while [ $# -gt 0 ]; do
 done
 
 # --- validate everything before any work ---------------------------------
+# at_most OPTION VALUE MAX: a number past its documented maximum.
+at_most() {
+	[ "$2" -le "$3" ] || err_exit "--$1 is at most $3, got $2" 2
+}
 positive_int duration "$duration"
 positive_int trace-duration "$trace_duration"
 positive_int warmup "$warmup"
@@ -77,6 +87,11 @@ positive_int reps "$reps"
 [ -z "$cpus" ] || positive_int cpus "$cpus"
 [ -z "$jobs" ] || positive_int jobs "$jobs"
 [ -z "$seed" ] || positive_int seed "$seed"
+at_most duration "$duration" 3600
+at_most trace-duration "$trace_duration" 3600
+at_most warmup "$warmup" 3600
+at_most reps "$reps" "$LOCKLAT_MAX_REPS"
+[ -z "$cpus" ] || at_most cpus "$cpus" "$(guest_max_cpus)"
 case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
@@ -96,6 +111,8 @@ list_select() {
 	for item in "${items[@]}"; do
 		printf '%s\n' "$@" | grep -qxF -- "$item" ||
 			err_exit "unknown ${what%s} '$item'; known: $*" 2
+		# Two slots of one name would write the same cell folders.
+		[[ " ${result[*]} " != *" $item "* ]] || err_exit "--$what names '$item' twice" 2
 		result+=("$item")
 	done
 }
@@ -105,7 +122,10 @@ list_select variants variants "$variants_opt" "${all_variants[@]}"
 # "all": the matrix's variants (a variant file may say matrix=no).
 [ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
 list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
-[ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+usable_accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+[ "$accel" = auto ] && accel=$usable_accel
+[ "$accel" != kvm ] || [ "$usable_accel" = kvm ] ||
+	err_exit "--accel kvm: this host cannot run KVM guests (no vmx/svm flag, or /dev/kvm not usable); use --accel tcg-icount" 2
 cpus=${cpus:-$(default_vcpus "$accel")}
 host_cpus=$(nproc)
 if [ -z "$jobs" ]; then
@@ -119,6 +139,53 @@ if [ $((jobs * per_cell)) -gt "$host_cpus" ]; then
 	err_exit "$jobs jobs x $per_cell host CPUs each > $host_cpus host CPUs to pin to (lower --jobs or --cpus)" 2
 fi
 [ -n "$out" ] || out=$LOCKLAT_RESULTS/$(date -u '+%Y%m%d-%H%M%S')
+# The output directory, or the nearest folder above it that exists, must
+# take new files (checked without writing any).
+out_parent=$out
+while [ ! -e "$out_parent" ]; do out_parent=$(dirname -- "$out_parent"); done
+[ -d "$out_parent" ] || err_exit "--out: $out_parent is not a directory" 2
+if ! { [ -w "$out_parent" ] && [ -x "$out_parent" ]; }; then
+	[ "$out_parent" != "$out" ] || err_exit "the output directory $out is not writable" 1
+	err_exit "cannot create the output directory $out: $out_parent is not writable" 1
+fi
+
+# What defines this run's cells, recorded in DIR/matrix when it starts. A
+# run resumed with other settings, other measurement code or other kernels
+# would mix cells of two matrices in one summary: refused, naming the first
+# difference.
+matrix_settings() {
+	printf '%s\n' "variants=$(printf '%s\n' "${variants[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
+		"workloads=$(printf '%s\n' "${workloads[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
+		"reps=$reps" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
+		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)"
+}
+# matrix_kernels: "kernel.NAME=BZIMAGE_SHA256" for each built kernel of the
+# run's variants (the kernel a cell boots).
+matrix_kernels() {
+	local v f m
+	for v in "${variants[@]}"; do
+		for f in $LOCKLAT_FLAVOURS; do
+			m=$(kernel_dir "$v" "$f")/manifest
+			[ -f "$m" ] && printf 'kernel.%s=%s\n' "$(kernel_name "$v" "$f")" "$(kv_get "$m" bzimage_sha256)"
+		done
+	done
+	return 0
+}
+# matrix_compare WANT_LINES: each recorded key that WANT_LINES also has must
+# hold the same value.
+matrix_compare() {
+	local key value now
+	while IFS='=' read -r key value; do
+		now=$(printf '%s\n' "$1" | awk -v k="$key" 'index($0, k "=") == 1 { print substr($0, length(k) + 2) }')
+		[ -z "$now" ] || [ "$now" = "$value" ] || {
+			case $key in
+			kernel.*) err_exit "$out: kernel ${key#kernel.} was rebuilt since this run started (its bzImage differs): choose another --out" 2 ;;
+			code_sha256) err_exit "$out: the measurement code (bench/, workloads/, lib/) changed since this run started: choose another --out" 2 ;;
+			*) err_exit "$out was started with $key=$value, not $now: rerun it with the options it was started with, or choose another --out" 2 ;;
+			esac
+		}
+	done <"$out/matrix"
+}
 
 # --- the plan ------------------------------------------------------------
 # Wall seconds per guest second, measured on a 2-core machine (tcg-icount:
@@ -192,6 +259,11 @@ layout_check() {
 	esac
 }
 layout_check
+if [ -f "$out/matrix" ]; then
+	matrix_compare "$(matrix_settings; matrix_kernels)"
+elif [ -n "$(find "$out" -mindepth 4 -maxdepth 4 -name meta -print -quit 2>/dev/null)" ]; then
+	err_exit "$out holds cells but no record of the settings they were made with (DIR/matrix): choose another --out" 2
+fi
 
 # A complete cell is kept, unless it is an INFRA cell (the harness failed,
 # nothing was measured): those are redone.
@@ -299,29 +371,50 @@ rm -f -- "$probe"
 require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SWAP_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+if [ ! -f "$out/matrix" ]; then
+	matrix_settings >"$out/matrix.tmp"
+	mv "$out/matrix.tmp" "$out/matrix"
+fi
 if [ ! -f "$order_file" ]; then
 	{ echo "# seed=$seed"; printf '%s\n' "${cells[@]}"; } >"$order_file.tmp"
 	mv "$order_file.tmp" "$order_file"
 fi
-# Cells die with this script (see below); what they finished stays.
+# Every stage runs under locklat-guard (bench/src/guard): in a process group
+# of its own that is killed whole when this script dies, even by SIGKILL, so
+# no apt-get, compiler or QEMU outlives the run. It needs gcc and make alone,
+# so it is built before the packages stage, which it guards too.
+guard=$LOCKLAT_ROOT/build/bin/locklat-guard
+make -s -C "$LOCKLAT_ROOT" build/bin/locklat-guard >/dev/null ||
+	err_exit "cannot build $guard (gcc and make are needed)" 1
+# stage CMD...: CMD under the guard, in the foreground (the guard's parent
+# must be this script: see the cells and the initramfs below).
+stage() { "$guard" -- "$@"; }
+# What a stage finished stays; complete cells are kept.
 trap 'warn "interrupted: complete cells are kept; run again with --out $out to resume"; exit 130' INT TERM
-"$LOCKLAT_ROOT/tools/install-deps.sh"
+stage "$LOCKLAT_ROOT/tools/install-deps.sh"
 progress matrix "building tools"
-make -s -C "$LOCKLAT_ROOT" tools >/dev/null
+stage make -s -C "$LOCKLAT_ROOT" tools >/dev/null
 
 declare -A build_failed=()
 for v in "${variants[@]}"; do
-	if ! "$LOCKLAT_ROOT/kernels/build.sh" "$v"; then
+	if ! stage "$LOCKLAT_ROOT/kernels/build.sh" "$v"; then
 		logs="$(kernel_dir "$v" plain)/build.log, $(kernel_dir "$v" traced)/build.log"
 		build_failed[$v]="kernel build failed: $logs"
 		warn "variant $v failed to build: its cells are marked INFRA (logs: $logs)"
-	elif ! "$LOCKLAT_ROOT/kernels/modules/build.sh" "$v"; then
+	elif ! stage "$LOCKLAT_ROOT/kernels/modules/build.sh" "$v"; then
 		build_failed[$v/modules]="module build failed: $LOCKLAT_BUILD/modules/$v/"
 		warn "modules for $v failed to build: its modules cell is marked INFRA"
 	fi
 done
+# The kernels the cells boot: a kernel that a resumed run rebuilt (another
+# patch or fragment) is refused before any cell runs; the first run records
+# them.
+matrix_compare "$(matrix_kernels)"
+matrix_kernels | while IFS= read -r line; do
+	grep -qxF -- "$line" "$out/matrix" || printf '%s\n' "$line" >>"$out/matrix"
+done
 # One guest image for the whole run, so every cell ran the same programs.
-initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh")
+initramfs=$("$guard" -- "$LOCKLAT_ROOT/bench/mkinitramfs.sh")
 
 # cell_failed_build DIR V W R REASON: a complete cell saying what did not build.
 cell_failed_build() {
@@ -383,9 +476,11 @@ for cell in "${cells[@]}"; do
 	passes=$(cell_passes "$v" "$w" "$c")
 	progress matrix "cell $i/${#cells[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
 	slot_log[$s]=$out/logs/$v-$w-$c.log
-	# The cell dies with this script, even by SIGKILL (and its QEMU with it,
-	# see run-cell.sh); it does not hold the output lock (fd 8).
-	setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
+	# The cell dies with this script, even by SIGKILL, and its QEMU with it
+	# (the guard, started directly: a function run with & would put a
+	# subshell between this script and the guard); it does not hold the
+	# output lock (fd 8).
+	"$guard" -- "$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 		--duration "$duration" --trace-duration "$trace_duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
 		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --initramfs "$initramfs" --out "$dir" \
 		>"${slot_log[$s]}" 2>&1 8>&- &
@@ -401,6 +496,6 @@ case $(realpath "$out") in
 "$(realpath "$LOCKLAT_ROOT/results")"/*)
 	ln -sfn "$(realpath --relative-to="$LOCKLAT_ROOT/results" "$out")" "$LOCKLAT_ROOT/results/latest" ;;
 esac
-"$LOCKLAT_ROOT/bench/report.sh" summary "$out"
-"$LOCKLAT_ROOT/bench/report.sh" plots "$out"
+stage "$LOCKLAT_ROOT/bench/report.sh" summary "$out"
+stage "$LOCKLAT_ROOT/bench/report.sh" plots "$out"
 progress matrix "summary: $out/summary.md"

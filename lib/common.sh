@@ -76,6 +76,8 @@ positive_int() {
 	case $2 in
 	'' | *[!0-9]* | 0*) err_exit "--$1 wants a positive whole number, got '$2'" "${3:-2}" ;;
 	esac
+	# More digits would wrap around in bash's 64-bit arithmetic.
+	[ ${#2} -le 10 ] || err_exit "--$1 is out of range, got '$2'" "${3:-2}"
 }
 
 # kv_write FILE KEY VALUE...: append key=value lines (pairs of arguments).
@@ -186,6 +188,26 @@ trim() {
 default_vcpus() {
 	case $1 in tcg-icount) echo 1 ;; *) echo 2 ;; esac
 }
+
+# measurement_sha256: one hash of the code that measures (bench/, workloads/,
+# lib/: the guest, the cell runner, the workloads, the analysis), by content,
+# so that an edit not yet committed counts too. The kernels are recorded apart.
+measurement_sha256() {
+	(cd "$LOCKLAT_ROOT" && find bench workloads lib -type f -print0 | sort -z |
+		xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+}
+
+# guest_max_cpus: the most vCPUs a guest can use, the guest kernel's
+# CONFIG_NR_CPUS (kernels/configs/guest-base.config): a vCPU past it stays
+# offline, and the cell would measure fewer CPUs than it records.
+guest_max_cpus() {
+	sed -n 's/^CONFIG_NR_CPUS=//p' "$LOCKLAT_CONFIGS_DIR/guest-base.config"
+}
+
+# The most repetitions run-matrix.sh accepts per variant and workload: past
+# it the cell count, not the statistics, is what grows (METHODOLOGY.md,
+# "Choosing the defaults": 4 give the interval its power).
+LOCKLAT_MAX_REPS=100
 
 # The range of cyclictest's latency histogram (-h), in microseconds.
 LOCKLAT_HIST_RANGE_US=400000

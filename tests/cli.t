@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 60
+tap_plan 82
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -18,14 +18,20 @@ tap_like "$out" '--dry-run' "--help lists the options"
 
 out=$("$rm_" --dry-run --out "$tmp/fresh" --accel tcg-icount 2>&1)
 tap_result $? "--dry-run exits 0"
+tap_like "$out" "accel tcg-icount; $(nproc) cell\(s\) at once" "--jobs defaults to one cell per host CPU under tcg-icount"
+"$rm_" --help | grep -q 'one per host CPU under'
+tap_result $? "and --help says so"
 tap_like "$out" "cells: +80 in $tmp/fresh: 80 to run, 0 complete" "default plan: 5 variants x (3 workloads x (4 reps + 1 traced cell) + 1 modules cell)"
 tap_like "$out" 'estimated: +[0-9]+ min' "the plan has an estimate"
 [ ! -e "$tmp/fresh" ]
 tap_result $? "--dry-run creates nothing"
 
-# A fake result tree: one complete cell, one INFRA cell (redone), one partial.
+# A fake result tree: one complete cell, one INFRA cell (redone), one partial,
+# and the record of the settings it was started with (the keys it holds
+# must match; the test's record names the repetitions only).
 fake=$tmp/fake/baseline/squashfs
 mkdir -p "$fake/rep1" "$fake/rep2" "$fake/rep3.partial"
+echo reps=3 >"$tmp/fake/matrix"
 printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep1/meta"
 printf 'layout_version=%s\nstatus=INFRA\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep2/meta"
 out=$("$rm_" --dry-run --out "$tmp/fake" --variants baseline --workloads squashfs --reps 3 --accel tcg-icount 2>&1)
@@ -96,7 +102,49 @@ bad_input "--cpus 0" 2 "--cpus wants a positive whole number" "$rm_" --cpus 0 --
 bad_input "--trace-duration 0" 2 "--trace-duration wants a positive whole number" "$rm_" --trace-duration 0 --out "$tmp/never"
 bad_input "--seed x" 2 "--seed wants a positive whole number" "$rm_" --seed x --out "$tmp/never"
 bad_input "more jobs than host CPUs" 2 "host CPUs to pin to" "$rm_" --jobs $(( $(nproc) + 1 )) --accel tcg-icount --out "$tmp/never"
-bad_input "more vCPUs than host CPUs under kvm" 2 "host CPUs to pin to" "$rm_" --accel kvm --cpus $(( $(nproc) + 1 )) --out "$tmp/never"
+bad_input "more vCPUs than host CPUs under tcg" 2 "host CPUs to pin to" "$rm_" --accel tcg --cpus $(( $(nproc) + 1 )) --out "$tmp/never"
+bad_input "more vCPUs than the guest kernel has CPUs" 2 "--cpus is at most 8, got 999" "$rm_" --accel tcg-icount --cpus 999 --out "$tmp/never"
+bad_input "--reps past its maximum" 2 "--reps is at most 100, got 101" "$rm_" --reps 101 --out "$tmp/never"
+bad_input "--duration past its maximum" 2 "--duration is at most 3600, got 3601" "$rm_" --duration 3601 --out "$tmp/never"
+bad_input "a number too long for bash" 2 "--warmup is out of range, got '99999999999999999999'" "$rm_" --warmup 99999999999999999999 --out "$tmp/never"
+bad_input "a variant named twice" 2 "--variants names 'rt' twice" "$rm_" --variants rt,rt --out "$tmp/never"
+bad_input "a workload named twice" 2 "--workloads names 'squashfs' twice" "$rm_" --workloads squashfs,zram,squashfs --out "$tmp/never"
+if [ "$("$root/bench/qemu.sh" --detect-accel)" != kvm ]; then
+	bad_input "--accel kvm where KVM cannot run" 2 "--accel kvm: this host cannot run KVM guests" "$rm_" --accel kvm --out "$tmp/never"
+else
+	tap_result 0 "# SKIP this host runs KVM guests"
+fi
+: >"$tmp/a-file"
+bad_input "--out below a file" 2 "--out: $tmp/a-file is not a directory" "$rm_" --out "$tmp/a-file/run"
+
+# Resume resumes only the same matrix: each recorded setting, the code and
+# the kernels must be as they were; the tree is left as it was.
+mkdir -p "$tmp/r/baseline/squashfs/rep1"
+printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$tmp/r/baseline/squashfs/rep1/meta"
+printf '%s\n' duration_s=30 >"$tmp/r/matrix"
+bad_input "resume with another --duration" 2 "$tmp/r was started with duration_s=30, not 3: rerun it with the options it was started with, or choose another --out" \
+	"$rm_" --dry-run --out "$tmp/r" --variants baseline --workloads squashfs --duration 3
+printf '%s\n' code_sha256=0123 >"$tmp/r/matrix"
+bad_input "resume after the measurement code changed" 2 "the measurement code \(bench/, workloads/, lib/\) changed since this run started" \
+	"$rm_" --dry-run --out "$tmp/r" --variants baseline --workloads squashfs
+mkdir -p "$tmp/rb/kernels/baseline"
+printf 'bzimage_sha256=feed\n' >"$tmp/rb/kernels/baseline/manifest"
+printf '%s\n' kernel.baseline=beef >"$tmp/r/matrix"
+bad_input "resume after a kernel was rebuilt" 2 "kernel baseline was rebuilt since this run started \(its bzImage differs\)" \
+	env LOCKLAT_BUILD="$tmp/rb" "$rm_" --dry-run --out "$tmp/r" --variants baseline --workloads squashfs
+rm "$tmp/r/matrix"
+bad_input "cells without a record of their settings" 2 "holds cells but no record of the settings" \
+	"$rm_" --dry-run --out "$tmp/r" --variants baseline --workloads squashfs
+[ -f "$tmp/r/baseline/squashfs/rep1/meta" ] && [ ! -e "$tmp/r/order" ]
+tap_result $? "a refused resume leaves the tree as it was"
+
+# A file that skips: kselftest's exit 4 when run alone, a pass under prove.
+# shellcheck disable=SC2016 # the script's own $1, expanded when it runs
+printf '%s\n' '. "$1/tests/lib/tap.sh"' 'tap_skip_all "nothing to do here"' >"$tmp/skip.t"
+env -u HARNESS_ACTIVE bash "$tmp/skip.t" "$root" >/dev/null
+tap_is "$?" 4 "a skipped test file exits 4 when run alone"
+prove -e "bash" "$tmp/skip.t" :: "$root" >/dev/null 2>&1
+tap_result $? "and prove counts it as skipped, not failed"
 bad_input "unknown accelerator" 2 "--accel wants" "$rm_" --accel xen --out "$tmp/never"
 bad_input "unknown option" 2 "unknown option '--frobnicate'" "$rm_" --frobnicate
 bad_input "option without value" 2 "--out needs a value" "$rm_" --out
@@ -115,6 +163,18 @@ tap_result $? "the old tree is left as it was"
 # root), and a disk without room for the cells.
 bad_input "read-only output directory" 1 "cannot create the output directory /proc/locklat" \
 	"$rm_" --out /proc/locklat/run --variants baseline --workloads idle --reps 1
+# An existing --out that takes no files: chattr +i, which stops root too
+# (chmod does not), or chmod for other users.
+ro=$tmp/read-only
+mkdir -p "$ro"
+if [ "$(id -u)" -eq 0 ]; then chattr +i "$ro" 2>/dev/null; else chmod 555 "$ro"; fi
+if [ -w "$ro" ]; then
+	tap_result 0 "# SKIP neither chattr +i nor chmod makes $ro read-only here"
+else
+	bad_input "read-only existing output directory" 1 "the output directory $ro is not writable" \
+		"$rm_" --out "$ro" --variants baseline --workloads idle --reps 1
+fi
+chattr -i "$ro" 2>/dev/null; chmod 755 "$ro"
 bad_input "output directory on a full disk" 75 "MiB free in $tmp/full, need [0-9]+ MiB" \
 	env LOCKLAT_CELL_SPACE_MIB=999999999 "$rm_" --out "$tmp/full" --variants baseline --workloads idle --reps 1
 
@@ -165,6 +225,23 @@ status=$?
 exec 7>&-
 tap_is "$status" 1 "a second run-matrix.sh on a locked output directory is refused"
 tap_like "$err" "another run-matrix.sh is running on $tmp/locked" "and says why"
+
+# The QEMU command each accelerator gets, against golden copies: the KVM
+# line (-accel kvm -cpu host) is what users with hardware KVM run, and this
+# machine cannot start it. --print-cmdline starts nothing.
+q=$tmp/qemu
+mkdir -p "$q"
+: >"$q/bzImage"; : >"$q/initrd.img"; : >"$q/results.img"; : >"$q/squashfs.img"
+for a in kvm tcg-icount tcg; do
+	"$root/bench/qemu.sh" --print-cmdline --kernel "$q/bzImage" --initrd "$q/initrd.img" --out "$q/cell" \
+		--accel "$a" --cpus 2 --pin 0,1 --mem 512 --append locklat.job=1 \
+		--disk "results=$q/results.img" --disk "image=$q/squashfs.img:ro" | sed "s|$q|TMP|g" >"$q/$a.cmdline"
+	diff -u "$root/tests/fixtures/qemu/$a.cmdline" "$q/$a.cmdline" | sed 's/^/# /'
+	cmp -s "$root/tests/fixtures/qemu/$a.cmdline" "$q/$a.cmdline"
+	tap_result $? "qemu.sh --accel $a: the command line equals tests/fixtures/qemu/$a.cmdline"
+done
+[ ! -e "$q/cell" ]
+tap_result $? "qemu.sh --print-cmdline starts nothing and writes nothing"
 
 cell=$root/bench/run-cell.sh
 bad_input "run-cell: no variant" 2 "--variant is required" "$cell" --workload idle --out "$tmp/never"

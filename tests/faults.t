@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# faults.t - the fault battery: run-matrix.sh killed with SIGKILL in each of
+# its stages (packages, a kernel build, the initramfs, a cell, the summary,
+# the plots), then the same command again. A copy of the tree runs, its
+# stage scripts replaced by tests/fakes/stage (fast, no kernel; the summary
+# and plots are the real ones behind it), which holds a child process while
+# it is armed. Each kill must take the stage and its child with it (the
+# stage guard, bench/src/guard); each rerun must finish without redoing a
+# complete cell, and redo a cell whose meta is empty. The real kill of a
+# booted cell is interrupt.t's.
+# shellcheck disable=SC2317 # the predicates below are called through wait_until
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/common.sh
+. "$root/lib/common.sh"
+[ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
+stages=(packages kernels initramfs cell summary plots)
+tap_plan $(( ${#stages[@]} * 3 + 2 ))
+tmp=$(mktemp -d)
+trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# The copy: the tracked files as they are now, the built tools with their
+# mtimes (so that make finds them current), the stages faked.
+copy=$tmp/tree
+mkdir -p "$copy/build"
+(cd "$root" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$copy"
+for d in bin guest-bin tests; do
+	[ ! -d "$root/build/$d" ] || cp -a "$root/build/$d" "$copy/build/"
+done
+for f in tools/install-deps.sh kernels/build.sh kernels/modules/build.sh bench/mkinitramfs.sh bench/run-cell.sh; do
+	cp "$root/tests/fakes/stage" "$copy/$f"
+done
+mv "$copy/bench/report.sh" "$copy/bench/report.sh.real"
+cp "$root/tests/fakes/stage" "$copy/bench/report.sh"
+export FAULTS_DIR=$tmp/ctl LOCKLAT_BUILD=$copy/build
+mkdir -p "$FAULTS_DIR"
+args=(--variants baseline --workloads idle --reps 2 --duration 1 --warmup 1 --accel tcg-icount --jobs 1)
+
+wait_until() { # SECONDS COMMAND...
+	local limit=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$limit" ] || return 1
+		sleep 0.2
+	done
+}
+gone() { ! kill -0 "$1" 2>/dev/null && ! kill -0 "$2" 2>/dev/null; }
+# complete_cells: "folder checksum-of-meta" of each complete cell.
+complete_cells() {
+	find "$run" -mindepth 4 -maxdepth 4 -name meta -path '*/rep*/meta' -exec grep -l '^complete=1$' {} + 2>/dev/null |
+		sort | xargs -r sha256sum
+}
+
+# Each stage's kill in a run of its own: a kill in the cell stage has one
+# complete cell behind it, one in the summary or plots stage both.
+for s in "${stages[@]}"; do
+	run=$tmp/run-$s
+	run_args=("${args[@]}" --out "$run")
+	touch "$FAULTS_DIR/arm-$s"
+	"$copy/run-matrix.sh" "${run_args[@]}" >"$tmp/run-$s.log" 2>&1 &
+	pid=$!
+	if wait_until 60 test -s "$FAULTS_DIR/running-$s"; then
+		read -r stage_pid child_pid <"$FAULTS_DIR/running-$s"
+		kill -KILL "$pid"
+		wait "$pid" 2>/dev/null
+		wait_until 5 gone "$stage_pid" "$child_pid"
+		tap_result $? "killed in the $s stage: the stage and its child went with run-matrix.sh"
+	else
+		kill -KILL "$pid" 2>/dev/null
+		tap_result 1 "killed in the $s stage: the stage never started ($(tail -n 1 "$tmp/run-$s.log"))"
+	fi
+	rm -f "$FAULTS_DIR/arm-$s" "$FAULTS_DIR/running-$s"
+	before=$(complete_cells)
+	"$copy/run-matrix.sh" "${run_args[@]}" >"$tmp/rerun-$s.log" 2>&1
+	tap_result $? "then the same command finishes$(tail -n 1 "$tmp/rerun-$s.log" | sed 's/^/: /')"
+	after=$(complete_cells)
+	[ -z "$before" ] || [ "$(comm -23 <(printf '%s\n' "$before") <(printf '%s\n' "$after"))" = "" ]
+	tap_result $? "and no complete cell was redone ($(printf '%s' "$before" | grep -c .) complete before)"
+done
+
+# A cell whose meta is empty (a write cut short) is not complete: redone.
+: >"$run/baseline/idle/rep2/meta"
+"$copy/run-matrix.sh" "${run_args[@]}" >"$tmp/rerun-empty.log" 2>&1
+tap_result $? "a run with an empty meta finishes"
+grep -q '^complete=1$' "$run/baseline/idle/rep2/meta" && ! grep -q 'baseline/idle/rep2: kept' "$tmp/rerun-empty.log"
+tap_result $? "the cell with the empty meta was redone, not kept"
+tap_done

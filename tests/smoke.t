@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib/guest.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cell=$root/bench/run-cell.sh
+cell=$root/bench/host/run-cell.sh
 tap_plan $((33 + $(known_workloads | wc -l) + 30))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
@@ -100,15 +100,21 @@ else
 	for _ in 1 2 3; do tap_result 0 "# SKIP needs 2 host CPUs"; done
 fi
 
-# A guest that declares a step hung but cannot power off (its poweroff and
-# reboot made no-ops) is ended by the host LOCKLAT_HUNG_GRACE_S after the
-# declaration, not at the cell's deadline.
+# A guest that declares a step hung but whose poweroff never ends QEMU is
+# ended by the host LOCKLAT_HUNG_GRACE_S after the declaration, not at the
+# cell's deadline. The guest cannot be kept from powering off (init's
+# poweroff is a busybox applet, chrt is not in the image), so QEMU is run
+# through a wrapper on PATH that adds -no-shutdown: the VM stops at its
+# poweroff and the process stays, which is what the host sees of a guest
+# wedged in its poweroff.
+mkdir -p "$tmp/shim"
+printf '%s\n' '#!/bin/sh' "exec $(command -v qemu-system-x86_64) \"\$@\" -no-shutdown" \
+	>"$tmp/shim/qemu-system-x86_64"
+chmod +x "$tmp/shim/qemu-system-x86_64"
 t0=$SECONDS
-# shellcheck disable=SC2016 # the command is expanded by the guest's shell
-LOCKLAT_HUNG_GRACE_S=10 "$cell" --variant "$variant" --step-budget 2 --out "$tmp/nopoweroff" --command \
-	'for c in poweroff reboot; do p=$(command -v $c); rm -f "$p"; printf "#!/bin/sh\n" >"$p"; chmod +x "$p"; done; sleep 3600' \
-	>/dev/null 2>&1
-tap_is "$?" "$CELL_EXIT_TIMEOUT" "a hung guest whose poweroff does nothing: exit TIMEOUT ($((SECONDS - t0)) s)"
+PATH=$tmp/shim:$PATH LOCKLAT_HUNG_GRACE_S=10 "$cell" --variant "$variant" --step-budget 2 \
+	--out "$tmp/nopoweroff" --command 'sleep 3600' >/dev/null 2>&1
+tap_is "$?" "$CELL_EXIT_TIMEOUT" "a hung guest whose poweroff does not end QEMU: exit TIMEOUT ($((SECONDS - t0)) s)"
 tap_is "$(cat "$tmp/nopoweroff/qemu-exit" 2>/dev/null)" hung "the host ended it once the guest had declared the step hung"
 tap_like "$(kv_get "$tmp/nopoweroff/meta" reason)" "^step command hung: .*its poweroff did not finish, QEMU killed 10 s later" \
 	"the reason says so"
@@ -217,7 +223,7 @@ grep -qx 'timerlat 0' "$run/$variant/squashfs/traced/guest/steps" 2>/dev/null &&
 	grep -q 'Blocking thread' "$run/$variant/squashfs/traced/guest/timerlat/rtla.out"
 tap_result $? "timerlat: rtla (from the 6.12 tree) stopped on squashfs and analysed the wake-up"
 
-"$root/bench/report.sh" summary "$run" >/dev/null 2>&1
+"$root/bench/report/report.sh" summary "$run" >/dev/null 2>&1
 tap_result $? "summary of the smoke run"
 # Each workload's progress lines cover its latency pass: no load is dead,
 # none unknown (the guest wrote the pass's window and the load's state).
@@ -237,7 +243,7 @@ tap_is "$n" "$(( ${#workloads[@]} - 1 ))" "summary.md has a section per latency 
 # The modules table: a row per scenario, each cell filled for this variant.
 n=$(grep -cE '^\| (c|a-preempt|b|a) \| (silent|\*\*detected\*\*)' "$run/summary.md" 2>/dev/null)
 tap_is "$n" "$(llcheck_scenarios | wc -l)" "summary.md: llcheck table, a result per scenario"
-"$root/bench/report.sh" plots "$run" >/dev/null 2>&1
+"$root/bench/report/report.sh" plots "$run" >/dev/null 2>&1
 tap_result $? "plots of the smoke run"
 [ -s "$run/plots/max.svg" ] && [ -s "$run/plots/hist-squashfs.png" ]
 tap_result $? "plots written (SVG and PNG)"

@@ -10,35 +10,51 @@ VARIANTS ?=
 # The run summary and plots read; default the newest run of run-matrix.sh.
 RUN ?= results/latest
 
-# C tools. Host tools live in bench/src/<tool>/<tool>.c and become
-# build/bin/locklat-<tool>; workloads live in workloads/<name>/<name>.c and
-# become static guest binaries build/guest-bin/locklat-<name>. Both link the
-# shared lib in bench/src/lib.
+# C tools, each with its own library and the common one (lib/locklat.c):
+#   bench/host/<tool>/    host side of the QEMU boundary (qmp, guard)
+#                         -> build/bin/locklat-<tool>, with json-c (the guard
+#                         with nothing: it must build before the packages)
+#   bench/report/<tool>/  the report stage (summary, power)
+#                         -> build/bin/locklat-<tool>, with bench/report/lib
+#                         (key=value files, statistics) and json-c
+#   workloads/<name>/     guest workloads -> static build/guest-bin/locklat-<name>,
+#                         with workloads/lib (the workload harness)
 CC := gcc
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Ibench/src/lib -Ibench/src/summary
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Ilib
 BIN := build/bin
 GUEST_BIN := build/guest-bin
-LIB_SRC := $(wildcard bench/src/lib/*.c)
-LIB_HDR := $(wildcard bench/src/lib/*.h)
-HOST_TOOLS := $(notdir $(patsubst %/,%,$(filter-out bench/src/lib/,$(wildcard bench/src/*/))))
-WORKLOADS := $(notdir $(patsubst %/,%,$(filter-out workloads/lib/,$(wildcard workloads/*/))))
-HOST_BINS := $(HOST_TOOLS:%=$(BIN)/locklat-%)
+COMMON_SRC := lib/locklat.c
+COMMON_HDR := lib/locklat.h
+REPORT_LIB_SRC := $(wildcard bench/report/lib/*.c)
+REPORT_LIB_HDR := $(wildcard bench/report/lib/*.h)
+WORKLOAD_LIB_SRC := $(wildcard workloads/lib/*.c)
+WORKLOAD_LIB_HDR := $(wildcard workloads/lib/*.h)
+tool_dirs = $(notdir $(patsubst %/,%,$(filter-out $(1)lib/,$(wildcard $(1)*/))))
+HOST_TOOLS := $(call tool_dirs,bench/host/)
+REPORT_TOOLS := $(call tool_dirs,bench/report/)
+WORKLOADS := $(call tool_dirs,workloads/)
+HOST_BINS := $(HOST_TOOLS:%=$(BIN)/locklat-%) $(REPORT_TOOLS:%=$(BIN)/locklat-%)
 GUEST_BINS := $(WORKLOADS:%=$(GUEST_BIN)/locklat-%)
 JSONC := $$(pkg-config --cflags --libs json-c) -lm
+REPORT_CFLAGS := -Ibench/report/lib
 
-$(BIN)/locklat-%: bench/src/%/*.c $(LIB_SRC) $(LIB_HDR)
+$(BIN)/locklat-%: bench/host/%/*.c $(COMMON_SRC) $(COMMON_HDR)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(JSONC)
 
 # The stage guard: gcc alone (run-matrix.sh builds it before the packages).
-$(BIN)/locklat-guard: bench/src/guard/guard.c
+$(BIN)/locklat-guard: bench/host/guard/guard.c
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 
+$(BIN)/locklat-%: bench/report/%/*.[ch] $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -o $@ $(filter %.c,$^) $(JSONC)
+
 # Static: the guest image carries no libraries for our own programs.
-$(GUEST_BIN)/locklat-%: workloads/%/*.c $(LIB_SRC) $(LIB_HDR)
+$(GUEST_BIN)/locklat-%: workloads/%/*.c $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
 	@mkdir -p $(GUEST_BIN)
-	$(CC) $(CFLAGS) -static -o $@ $(filter %.c,$^) -lm
+	$(CC) $(CFLAGS) -Iworkloads/lib -static -o $@ $(filter %.c,$^) -lm
 
 verify-equivalence: ## compare the converted objects of local_lock and baseline, and of rt and baseline-rt
 	kernels/verify-equivalence.sh local_lock baseline
@@ -54,14 +70,14 @@ build/tests/test-lru: tests/unit/test-lru.c workloads/lru/procfs.c workloads/lru
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/lru -o $@ $< workloads/lru/procfs.c
 
-build/tests/test-%: tests/unit/test-%.c bench/src/summary/cell.c $(LIB_SRC) $(LIB_HDR) tests/unit/tap.h
+build/tests/test-%: tests/unit/test-%.c bench/report/summary/cell.c $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -o $@ $< bench/src/summary/cell.c $(LIB_SRC) $(JSONC)
+	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -Ibench/report/summary -o $@ $< bench/report/summary/cell.c $(REPORT_LIB_SRC) $(COMMON_SRC) $(JSONC)
 
 tools: $(HOST_BINS) $(GUEST_BINS) $(UNIT_TESTS) ## build the C tools, workloads and unit tests
 
 initramfs: tools ## build the guest initramfs (cached by content)
-	bench/mkinitramfs.sh
+	bench/guest/mkinitramfs.sh
 
 help: ## this list
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -79,10 +95,10 @@ run: ## the whole matrix: ./run-matrix.sh $(RUN_ARGS)
 	./run-matrix.sh $(RUN_ARGS)
 
 summary: tools ## summarise a run (RUN=results/<run-id>, default the latest)
-	bench/report.sh summary $(RUN)
+	bench/report/report.sh summary $(RUN)
 
 plots: ## draw a run's plots with gnuplot (after make summary)
-	bench/report.sh plots $(RUN)
+	bench/report/report.sh plots $(RUN)
 
 check: tools ## unit tests, shellcheck and the smoke boot, as TAP through prove
 	prove -v tests/

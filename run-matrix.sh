@@ -49,7 +49,7 @@ variants=() workloads=()
 variants_opt=all workloads_opt=$default_workloads duration=10 trace_duration=3 warmup=1 reps=4
 accel=auto cpus='' jobs='' out='' dry_run=0 seed=
 
-usage() { awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; }
+usage() { usage_from_header "$0"; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -122,7 +122,7 @@ list_select variants variants "$variants_opt" "${all_variants[@]}"
 # "all": the matrix's variants (a variant file may say matrix=no).
 [ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
 list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
-usable_accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+usable_accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
 [ "$accel" = auto ] && accel=$usable_accel
 [ "$accel" != kvm ] || [ "$usable_accel" = kvm ] ||
 	err_exit "--accel kvm: this host cannot run KVM guests (no vmx/svm flag, or /dev/kvm not usable); use --accel tcg-icount" 2
@@ -379,7 +379,7 @@ if [ ! -f "$order_file" ]; then
 	{ echo "# seed=$seed"; printf '%s\n' "${cells[@]}"; } >"$order_file.tmp"
 	mv "$order_file.tmp" "$order_file"
 fi
-# Every stage runs under locklat-guard (bench/src/guard): in a process group
+# Every stage runs under locklat-guard (bench/host/guard): in a process group
 # of its own that is killed whole when this script dies, even by SIGKILL, so
 # no apt-get, compiler or QEMU outlives the run. It needs gcc and make alone,
 # so it is built before the packages stage, which it guards too.
@@ -414,7 +414,7 @@ matrix_kernels | while IFS= read -r line; do
 	grep -qxF -- "$line" "$out/matrix" || printf '%s\n' "$line" >>"$out/matrix"
 done
 # One guest image for the whole run, so every cell ran the same programs.
-initramfs=$("$guard" -- "$LOCKLAT_ROOT/bench/mkinitramfs.sh")
+initramfs=$("$guard" -- "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh")
 
 # cell_failed_build DIR V W R REASON: a complete cell saying what did not build.
 cell_failed_build() {
@@ -480,7 +480,7 @@ for cell in "${cells[@]}"; do
 	# (the guard, started directly: a function run with & would put a
 	# subshell between this script and the guard); it does not hold the
 	# output lock (fd 8).
-	"$guard" -- "$LOCKLAT_ROOT/bench/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
+	"$guard" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 		--duration "$duration" --trace-duration "$trace_duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
 		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --initramfs "$initramfs" --out "$dir" \
 		>"${slot_log[$s]}" 2>&1 8>&- &
@@ -496,6 +496,6 @@ case $(realpath "$out") in
 "$(realpath "$LOCKLAT_ROOT/results")"/*)
 	ln -sfn "$(realpath --relative-to="$LOCKLAT_ROOT/results" "$out")" "$LOCKLAT_ROOT/results/latest" ;;
 esac
-stage "$LOCKLAT_ROOT/bench/report.sh" summary "$out"
-stage "$LOCKLAT_ROOT/bench/report.sh" plots "$out"
+stage "$LOCKLAT_ROOT/bench/report/report.sh" summary "$out"
+stage "$LOCKLAT_ROOT/bench/report/report.sh" plots "$out"
 progress matrix "summary: $out/summary.md"

@@ -29,6 +29,13 @@ LOCKLAT_CONFIGS_DIR=$LOCKLAT_ROOT/kernels/configs
 LOCKLAT_PROG=${LOCKLAT_PROG:-$(basename "$0")}
 LOCKLAT_T0=${LOCKLAT_T0:-$SECONDS}
 
+# usage_from_header SCRIPT: print SCRIPT's header comment (after the shebang
+# and SPDX lines, up to the first line that is not a comment) as its --help,
+# so the usage text lives once, where a reader of the script sees it.
+usage_from_header() {
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$1"
+}
+
 # err_exit MESSAGE [STATUS]: one line on stderr, then exit (default 1).
 err_exit() {
 	printf '%s: error: %s\n' "$LOCKLAT_PROG" "$1" >&2
@@ -265,7 +272,7 @@ llcheck_scenarios() {
 	table_names "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios"
 }
 
-# Cell exit codes and status names: bench/run-cell.sh returns them and
+# Cell exit codes and status names: bench/host/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.
 CELL_EXIT_OK=0
 CELL_EXIT_FINDINGS=1

@@ -10,10 +10,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 82
+tap_plan 83
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
+# Each script whose --help is its header prints all of it, to its last line.
+helped=0 cut=
+# shellcheck disable=SC2016 # the scripts' literal "$0"
+for s in $(cd "$root" && git grep -l 'usage_from_header "$0"' -- ':!tests'); do
+	last=$(awk 'NR > 2 && !/^#/ { exit } NR > 2 { l = $0 } END { sub(/^# ?/, "", l); print l }' "$root/$s")
+	[ "$("$root/$s" --help | tail -n 1)" = "$last" ] || cut="$cut $s"
+	helped=$((helped + 1))
+done
+[ "$helped" -ge 4 ] && [ -z "$cut" ]
+tap_result $? "--help prints the whole header of the $helped scripts that use it${cut:+ (cut short:$cut)}"
 tap_like "$out" '--dry-run' "--help lists the options"
 
 out=$("$rm_" --dry-run --out "$tmp/fresh" --accel tcg-icount 2>&1)
@@ -109,7 +119,7 @@ bad_input "--duration past its maximum" 2 "--duration is at most 3600, got 3601"
 bad_input "a number too long for bash" 2 "--warmup is out of range, got '99999999999999999999'" "$rm_" --warmup 99999999999999999999 --out "$tmp/never"
 bad_input "a variant named twice" 2 "--variants names 'rt' twice" "$rm_" --variants rt,rt --out "$tmp/never"
 bad_input "a workload named twice" 2 "--workloads names 'squashfs' twice" "$rm_" --workloads squashfs,zram,squashfs --out "$tmp/never"
-if [ "$("$root/bench/qemu.sh" --detect-accel)" != kvm ]; then
+if [ "$("$root/bench/host/qemu.sh" --detect-accel)" != kvm ]; then
 	bad_input "--accel kvm where KVM cannot run" 2 "--accel kvm: this host cannot run KVM guests" "$rm_" --accel kvm --out "$tmp/never"
 else
 	tap_result 0 "# SKIP this host runs KVM guests"
@@ -213,7 +223,7 @@ fi
 offenders=$(cd "$root" && git ls-files -- '*.sh' run-matrix.sh Makefile .ci/run |
 	grep -v '^bench/guest/' | xargs grep -lE '(^|[^[:alnum:]_-])(insmod|modprobe|rmmod)([^[:alnum:]_-]|$)' 2>/dev/null)
 tap_is "$offenders" "" "no host-side script runs insmod, modprobe or rmmod"
-grep -q -- '-nic none' "$root/bench/qemu.sh"
+grep -q -- '-nic none' "$root/bench/host/qemu.sh"
 tap_result $? "QEMU guests are started without a network (-nic none)"
 
 # A second run on the same output directory is refused through its lock.
@@ -233,7 +243,7 @@ q=$tmp/qemu
 mkdir -p "$q"
 : >"$q/bzImage"; : >"$q/initrd.img"; : >"$q/results.img"; : >"$q/squashfs.img"
 for a in kvm tcg-icount tcg; do
-	"$root/bench/qemu.sh" --print-cmdline --kernel "$q/bzImage" --initrd "$q/initrd.img" --out "$q/cell" \
+	"$root/bench/host/qemu.sh" --print-cmdline --kernel "$q/bzImage" --initrd "$q/initrd.img" --out "$q/cell" \
 		--accel "$a" --cpus 2 --pin 0,1 --mem 512 --append locklat.job=1 \
 		--disk "results=$q/results.img" --disk "image=$q/squashfs.img:ro" | sed "s|$q|TMP|g" >"$q/$a.cmdline"
 	diff -u "$root/tests/fixtures/qemu/$a.cmdline" "$q/$a.cmdline" | sed 's/^/# /'
@@ -243,7 +253,7 @@ done
 [ ! -e "$q/cell" ]
 tap_result $? "qemu.sh --print-cmdline starts nothing and writes nothing"
 
-cell=$root/bench/run-cell.sh
+cell=$root/bench/host/run-cell.sh
 bad_input "run-cell: no variant" 2 "--variant is required" "$cell" --workload idle --out "$tmp/never"
 bad_input "run-cell: unknown variant" 2 "unknown variant 'nope'" "$cell" --variant nope --workload idle --out "$tmp/never"
 bad_input "run-cell: unknown workload" 2 "unknown workload 'nope'" "$cell" --variant baseline --workload nope --out "$tmp/never"

@@ -6,7 +6,7 @@
 # stage scripts replaced by tests/fakes/stage (fast, no kernel; the summary
 # and plots are the real ones behind it), which holds a child process while
 # it is armed. Each kill must take the stage and its child with it (the
-# stage guard, bench/src/guard); each rerun must finish without redoing a
+# stage guard, bench/host/guard); each rerun must finish without redoing a
 # complete cell, and redo a cell whose meta is empty. The real kill of a
 # booted cell is interrupt.t's.
 # shellcheck disable=SC2317 # the predicates below are called through wait_until
@@ -28,11 +28,11 @@ mkdir -p "$copy/build"
 for d in bin guest-bin tests; do
 	[ ! -d "$root/build/$d" ] || cp -a "$root/build/$d" "$copy/build/"
 done
-for f in tools/install-deps.sh kernels/build.sh kernels/modules/build.sh bench/mkinitramfs.sh bench/run-cell.sh; do
+for f in tools/install-deps.sh kernels/build.sh kernels/modules/build.sh bench/guest/mkinitramfs.sh bench/host/run-cell.sh; do
 	cp "$root/tests/fakes/stage" "$copy/$f"
 done
-mv "$copy/bench/report.sh" "$copy/bench/report.sh.real"
-cp "$root/tests/fakes/stage" "$copy/bench/report.sh"
+mv "$copy/bench/report/report.sh" "$copy/bench/report/report.sh.real"
+cp "$root/tests/fakes/stage" "$copy/bench/report/report.sh"
 export FAULTS_DIR=$tmp/ctl LOCKLAT_BUILD=$copy/build
 mkdir -p "$FAULTS_DIR"
 args=(--variants baseline --workloads idle --reps 2 --duration 1 --warmup 1 --accel tcg-icount --jobs 1)

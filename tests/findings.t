@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# findings.t - bench/findings.sh against real console logs: each splat kind
+# findings.t - bench/host/findings.sh against real console logs: each splat kind
 # counted and quoted, a clean log clean, console and dmesg not added up.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 fx=$root/tests/fixtures/findings
-find_=$root/bench/findings.sh
+find_=$root/bench/host/findings.sh
 tap_plan 8
 
 out=$("$find_" "$fx/baseline-rt-zram.console.log")

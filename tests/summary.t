@@ -16,7 +16,7 @@ cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
 tap_plan 39
 
-"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
 tap_result $? "locklat-summary on the fixture run"
 # Paths in the outputs are relative to the run: a copied or committed run
@@ -115,7 +115,7 @@ tap_result $? "llbench: ns per local_lock pair with its spread"
 # A variant with no data in a chart (baseline-rt in the preemptoff chart:
 # every repetition hung or its load died) must not stop gnuplot.
 if command -v gnuplot >/dev/null; then
-	"$root/bench/report.sh" plots "$tmp/run" >"$tmp/plots.log" 2>&1 &&
+	"$root/bench/report/report.sh" plots "$tmp/run" >"$tmp/plots.log" 2>&1 &&
 		for f in max preemptoff irqsoff; do [ -s "$tmp/run/plots/$f.svg" ] || exit 1; done
 	tap_result $? "plots of the fixture run: every bar chart drawn although a variant has no data$(grep -m1 -i 'no valid' "$tmp/plots.log" | sed 's/^/ -- /')"
 else
@@ -138,11 +138,11 @@ partial_run one-variant baseline
 partial_run modules-only lockdep/modules
 partial_run all-hung baseline-rt/squashfs/rep2
 for name in one-variant modules-only all-hung; do
-	"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/bench/comparisons" \
+	"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 		--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/$name" >/dev/null 2>"$tmp/$name.err"
 	status=$?
 	if command -v gnuplot >/dev/null; then
-		"$root/bench/report.sh" plots "$tmp/$name" >"$tmp/$name.plots" 2>&1 || status=1
+		"$root/bench/report/report.sh" plots "$tmp/$name" >"$tmp/$name.plots" 2>&1 || status=1
 		for f in max preemptoff irqsoff $(sed 's/^/hist-/' "$tmp/$name/plot-data/workloads"); do
 			[ -s "$tmp/$name/plots/$f.svg" ] || status=1
 		done

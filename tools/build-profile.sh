@@ -18,9 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-# usage: the header comment, as run-matrix.sh prints its own (not by line
-# numbers, which a longer header would cut off).
-usage() { awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; }
+usage() { usage_from_header "$0"; }
 
 jobs=$(nproc) flavour=plain variant=baseline
 while [ $# -gt 0 ]; do

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh - assemble the guest initramfs, cached by the hash of its inputs.
 #
-# Usage: bench/mkinitramfs.sh [--print-inputs]
+# Usage: bench/guest/mkinitramfs.sh [--print-inputs]
 #
 # Contents: busybox (static) and its applets, the guest init, the host's
 # cyclictest, stress-ng, trace-cmd and rtla with every shared library ldd names and
@@ -12,7 +12,7 @@
 # new image and an unchanged set reuses the old one. Prints the image path.
 
 set -euo pipefail
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../../lib/common.sh"
 
 # Host programs the guest runs, by absolute path: Debian's, and rtla, which
 # kernels/build.sh builds from the kernel tree (Debian's is 6.1).

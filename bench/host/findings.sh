@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # findings.sh - find kernel splats in a guest's console log and dmesg.
 #
-# Usage: bench/findings.sh LOG...
+# Usage: bench/host/findings.sh LOG...
 #
 # Prints one line per kind found: KIND<TAB>COUNT<TAB>FIRST LINE. A kind's
 # count is its largest count in any one log (the console and dmesg repeat each

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # qemu.sh - boot a kernel in QEMU with pinned vCPUs, a watchdog and a captured console.
 #
-# Usage: bench/qemu.sh --kernel BZIMAGE --initrd IMAGE --out DIR [options]
-#        bench/qemu.sh --detect-accel
+# Usage: bench/host/qemu.sh --kernel BZIMAGE --initrd IMAGE --out DIR [options]
+#        bench/host/qemu.sh --detect-accel
 #   --accel A        auto (default), kvm, tcg-icount or tcg (multi-threaded TCG)
 #   --append ARGS    extra kernel command line
 #   --cpus N         vCPUs (default 2)
@@ -30,7 +30,7 @@
 # start or to be pinned.
 
 set -euo pipefail
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../../lib/common.sh"
 
 QMP=$LOCKLAT_BUILD/bin/locklat-qmp
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # run-cell.sh - run one measurement cell (variant x workload x repetition) end to end.
 #
-# Usage: bench/run-cell.sh --variant V --out DIR (--workload W | --command CMD) [options]
+# Usage: bench/host/run-cell.sh --variant V --out DIR (--workload W | --command CMD) [options]
 #   --variant V       a variant built by `make kernels` (its manifest is read)
 #   --workload W      a workload of workloads/list
 #   --command CMD     instead of a workload: run CMD in the guest (smoke tests)
@@ -34,7 +34,7 @@
 #   --step-budget S   guest seconds after which the guest reports a step of
 #                     the cell as hung and powers off (default 10x (warm-up +
 #                     duration) + 60)
-#   --initramfs FILE  the guest image (default: bench/mkinitramfs.sh's, built
+#   --initramfs FILE  the guest image (default: bench/guest/mkinitramfs.sh's, built
 #                     if needed); run-matrix.sh passes one image to every cell
 #
 # The cell is assembled in DIR.partial and renamed to DIR when complete, so a
@@ -44,7 +44,7 @@
 # the workload did not reach its call site), 70 infrastructure error, 2 usage.
 
 set -euo pipefail
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../../lib/common.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
 passes=$LOCKLAT_PASSES accel=auto cpus='' pin='' mem=512
@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--allow-overcommit) overcommit=(--allow-overcommit); shift; continue ;;
 	--function-trace) function_trace=1; shift; continue ;;
-	-h | --help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+	-h | --help) usage_from_header "$0"; exit 0 ;;
 	--*) [ $# -ge 2 ] || err_exit "$1 needs a value" "$CELL_EXIT_USAGE" ;;
 	*) err_exit "unexpected argument '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
@@ -137,7 +137,7 @@ if [ "$modules_pass" -eq 1 ]; then
 			err_exit "module $m for $variant not built: run 'make modules VARIANTS=$variant'" "$CELL_EXIT_INFRA"
 	done
 fi
-[ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/qemu.sh" --detect-accel)
+[ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
 cpus=${cpus:-$(default_vcpus "$accel")}
 
 partial=$out.partial
@@ -147,7 +147,7 @@ started=$(date -u '+%Y-%m-%dT%H:%M:%SZ')
 t0=$SECONDS
 
 if [ -z "$initramfs" ]; then
-	initramfs=$("$LOCKLAT_ROOT/bench/mkinitramfs.sh") || err_exit "initramfs build failed" "$CELL_EXIT_INFRA"
+	initramfs=$("$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh") || err_exit "initramfs build failed" "$CELL_EXIT_INFRA"
 fi
 [ -f "$initramfs" ] || usage_error "initramfs $initramfs not found"
 
@@ -236,7 +236,7 @@ silence=()
 qemu_status=0
 # If this script dies, even by SIGKILL, the kernel kills qemu.sh, whose death
 # kills QEMU the same way: no guest outlives the cell that started it.
-setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
+setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/host/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
 	--out "$partial" --accel "$accel" --cpus "$cpus" ${pin:+--pin "$pin"} \
 	--mem "$mem" --deadline "$deadline" "${silence[@]}" "${overcommit[@]}" \
 	--append "$(kv_get "$manifest" bootargs)" "${disks[@]}" || qemu_status=$?
@@ -254,13 +254,13 @@ rm -f "$partial/results.img" "$partial/initrd.img" "$partial/swap.img"
 # The splats of each module load on their own: what llcheck's scenarios show.
 for f in "$partial"/guest/modules/*.dmesg; do
 	[ -f "$f" ] || continue
-	"$LOCKLAT_ROOT/bench/findings.sh" "$f" >"${f%.dmesg}.findings" || true
+	"$LOCKLAT_ROOT/bench/host/findings.sh" "$f" >"${f%.dmesg}.findings" || true
 done
 
 findings_status=0
 logs=("$partial/console.log")
 [ -f "$partial/guest/dmesg.txt" ] && logs+=("$partial/guest/dmesg.txt")
-"$LOCKLAT_ROOT/bench/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
+"$LOCKLAT_ROOT/bench/host/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
 
 # status: what this cell says, worst first.
 reason=''

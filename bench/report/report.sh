@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # report.sh - write a run's summary, or draw its plots.
 #
-# Usage: bench/report.sh summary [RUN_DIR]
-#        bench/report.sh plots [RUN_DIR]
+# Usage: bench/report/report.sh summary [RUN_DIR]
+#        bench/report/report.sh plots [RUN_DIR]
 # RUN_DIR defaults to results/latest (the newest run of run-matrix.sh).
 #   summary  locklat-summary -> RUN_DIR/summary.{md,json,csv}, RUN_DIR/plot-data/,
 #            and results/summary.md (the same text, its links made relative to results/)
 #   plots    gnuplot plots/*.gp -> RUN_DIR/plots/*.{png,svg}, copied to plots/
 
 set -euo pipefail
-. "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../../lib/common.sh"
 
 what=${1:-}
 run=${2:-$LOCKLAT_ROOT/results/latest}
@@ -22,7 +22,7 @@ summary_write() {
 	local bin=$LOCKLAT_BUILD/bin/locklat-summary rel
 	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
 	"$bin" --call-sites "$LOCKLAT_ROOT/kernels/call-sites" \
-		--comparisons "$LOCKLAT_ROOT/bench/comparisons" \
+		--comparisons "$LOCKLAT_ROOT/kernels/comparisons" \
 		--llcheck-scenarios "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios" "$run"
 	# results/summary.md is the latest run's summary; from results/ its
 	# plots are under <run-id>/plots/.

@@ -19,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
-case ${1:-} in -h | --help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 variants=("$@")
 if [ ${#variants[@]} -eq 0 ]; then
 	for v in $(known_variants); do

@@ -5,7 +5,7 @@
  *
  * Usage: locklat-summary [options] RUN_DIR
  *   --call-sites FILE   call site attribution table (kernels/call-sites)
- *   --comparisons FILE  the comparisons to make (bench/comparisons)
+ *   --comparisons FILE  the comparisons to make (kernels/comparisons)
  *   --llcheck-scenarios FILE  llcheck's scenarios with what to expect
  *                       (kernels/modules/llcheck/scenarios)
  *   --plots-dir DIR     where the plots are linked from summary.md (relative)
@@ -373,7 +373,7 @@ static size_t bar_fields(char *line, char **fields, size_t max)
 	return n;
 }
 
-/* Each expectation: its name in bench/comparisons (and summary.json), and in words. */
+/* Each expectation: its name in kernels/comparisons (and summary.json), and in words. */
 static const struct {
 	const char *name, *words;
 } expectations[] = {
@@ -395,7 +395,7 @@ const char *expectation_words(enum expectation e)
 	return expectations[e].words;
 }
 
-/* "A | B | workload | expected | why" lines (bench/comparisons). */
+/* "A | B | workload | expected | why" lines (kernels/comparisons). */
 static void comparisons_load(struct run *run, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -669,7 +669,7 @@ bool workload_is_modules_only(const struct run *run, const char *workload)
 
 /*
  * Every comparison, once: per workload with a latency table, each pair of
- * bench/comparisons in the order of its first line, with the line that
+ * kernels/comparisons in the order of its first line, with the line that
  * applies to that workload.
  */
 static void comparisons_make(struct run *run)
@@ -717,7 +717,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *call_sites_path = "kernels/call-sites";
-	const char *comparisons_path = "bench/comparisons";
+	const char *comparisons_path = "kernels/comparisons";
 	struct call_sites cs;
 	struct run run = { .plots_dir = "plots", .window_us = STARTUP_WINDOW_MS_DEFAULT * 1000ull };
 	uint64_t window_ms;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * summary.h - a run as the summary aggregates it: cells grouped by
- * (workload, variant), and the comparisons of bench/comparisons.
+ * (workload, variant), and the comparisons of kernels/comparisons.
  */
 #ifndef LOCKLAT_SUMMARY_H
 #define LOCKLAT_SUMMARY_H
@@ -62,7 +62,7 @@ struct group {
 	bool traced_max_censored;
 };
 
-/* What a comparison's A is expected to be against its B (bench/comparisons). */
+/* What a comparison's A is expected to be against its B (kernels/comparisons). */
 enum expectation {
 	EXPECT_OPEN,		/* no prediction: exploratory */
 	EXPECT_SAME,		/* no difference */

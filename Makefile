@@ -56,9 +56,8 @@ $(GUEST_BIN)/locklat-%: workloads/%/*.c $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) 
 	@mkdir -p $(GUEST_BIN)
 	$(CC) $(CFLAGS) -Iworkloads/lib -static -o $@ $(filter %.c,$^) -lm
 
-verify-equivalence: ## compare the converted objects of local_lock and baseline, and of rt and baseline-rt
-	kernels/verify-equivalence.sh local_lock baseline
-	kernels/verify-equivalence.sh rt baseline-rt
+verify-equivalence: ## compare the converted objects of each pair of variants that differ by the series alone
+	kernels/verify-equivalence.sh
 
 # C unit tests: tests/unit/test-<name>.c -> build/tests/test-<name>, run by tests/unit.t.
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test-*.c))

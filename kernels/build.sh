@@ -80,26 +80,6 @@ if [ ${#variants[@]} -eq 0 ]; then
 	mapfile -t variants < <(matrix_variants)
 fi
 
-# variant_load NAME: read kernels/variants/NAME into VARIANT_* variables.
-variant_load() {
-	local name=$1 file=$LOCKLAT_VARIANTS_DIR/$1 key value
-	is_variant "$name" ||
-		err_exit "unknown variant '$name'; known: $(known_variants | tr '\n' ' ')" 2
-	VARIANT_DESCRIPTION='' VARIANT_PATCHES='' VARIANT_CONFIGS='' VARIANT_BOOTARGS=''
-	while IFS='=' read -r key value; do
-		case $key in
-		'' | '#'*) ;;
-		description) VARIANT_DESCRIPTION=$value ;;
-		patches) VARIANT_PATCHES=$value ;;
-		configs) VARIANT_CONFIGS=$value ;;
-		bootargs) VARIANT_BOOTARGS=$value ;;
-		matrix) ;;	# run-matrix.sh's (matrix_variants)
-		*) err_exit "$file: unknown key '$key'" 2 ;;
-		esac
-	done <"$file"
-	[ -n "$VARIANT_CONFIGS" ] || err_exit "$file: no configs= line" 2
-}
-
 # Validate every named variant before any work starts.
 for v in "${variants[@]}"; do
 	variant_load "$v"

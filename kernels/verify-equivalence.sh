@@ -2,7 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # verify-equivalence.sh - does the local_lock conversion change the generated code?
 #
-# Usage: kernels/verify-equivalence.sh [A B]     (default: local_lock baseline)
+# Usage: kernels/verify-equivalence.sh [A B]
+#        kernels/verify-equivalence.sh --pairs
+# Without A B: every pair of variants that differ by the series alone (the
+# same configs, the same patches but LOCKLAT_SERIES, local-lock): local_lock
+# and baseline, rt and baseline-rt, and any variant added so. --pairs prints
+# them ("A B" lines) and builds nothing. The objects compared are those of
+# the .c files the series' patches change.
 #
 # The series claims "no change in the generated binary code for non
 # PREEMPT_RT enabled non-debug kernels". This compares, function by function,
@@ -15,15 +21,29 @@
 # name) or "differs" (instructions differ).
 # Writes build/equivalence/A-vs-B.txt (the report) and prints one line per
 # object, one on the two .config files, and one on the cache: each object is
-# compiled again without ccache and must match the shared build byte for byte. Exit: 0 report written (differences are findings, listed), 1 error.
+# compiled again without ccache and must match the shared build byte for byte.
+# Exit: 0 report written (differences are findings, listed), 1 error, 2 bad usage.
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-a=${1:-local_lock}
-b=${2:-baseline}
-objects=(lib/radix-tree.o mm/swap.o fs/squashfs/decompressor_multi_percpu.o
-	drivers/connector/cn_proc.o drivers/block/zram/zcomp.o)
+case ${1:-} in
+-h | --help) usage_from_header "$0"; exit 0 ;;
+--pairs) equivalence_pairs; exit 0 ;;
+'')
+	# Each pair in a process of its own: one report, one trap each.
+	mapfile -t pairs < <(equivalence_pairs)
+	[ "${#pairs[@]}" -gt 0 ] || err_exit "no two variants differ by $LOCKLAT_SERIES alone" 1
+	for pair in "${pairs[@]}"; do
+		# shellcheck disable=SC2086 # "A B": two words on purpose
+		"$0" $pair || exit
+	done
+	exit 0 ;;
+-*) err_exit "unknown option '$1' (see --help)" 2 ;;
+esac
+[ $# -eq 2 ] || err_exit "want two variants, A and B, or none (see --help)" 2
+a=$1 b=$2
+mapfile -t objects < <(series_sources "$LOCKLAT_SERIES" | sed 's/\.c$/.o/')
 
 for v in "$a" "$b"; do
 	is_variant "$v" || err_exit "unknown variant '$v'; known: $(known_variants | tr '\n' ' ')" 2

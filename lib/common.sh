@@ -137,6 +137,58 @@ is_variant() {
 	[ -f "$LOCKLAT_VARIANTS_DIR/$1" ]
 }
 
+# variant_load NAME: read kernels/variants/NAME into VARIANT_* variables.
+variant_load() {
+	local name=$1 file=$LOCKLAT_VARIANTS_DIR/$1 key value
+	is_variant "$name" ||
+		err_exit "unknown variant '$name'; known: $(known_variants | tr '\n' ' ')" 2
+	VARIANT_DESCRIPTION='' VARIANT_PATCHES='' VARIANT_CONFIGS='' VARIANT_BOOTARGS=''
+	while IFS='=' read -r key value; do
+		case $key in
+		'' | '#'*) ;;
+		description) VARIANT_DESCRIPTION=$value ;;
+		patches) VARIANT_PATCHES=$value ;;
+		configs) VARIANT_CONFIGS=$value ;;
+		bootargs) VARIANT_BOOTARGS=$value ;;
+		matrix) ;;	# run-matrix.sh's (matrix_variants)
+		*) err_exit "$file: unknown key '$key'" 2 ;;
+		esac
+	done <"$file"
+	[ -n "$VARIANT_CONFIGS" ] || err_exit "$file: no configs= line" 2
+}
+
+# The series whose effect locklat measures (kernels/patches/<series>/): a
+# variant with it and one without it, alike otherwise, are a pair that
+# make verify-equivalence compares object by object.
+LOCKLAT_SERIES=${LOCKLAT_SERIES:-local-lock}
+
+# series_sources SERIES: the .c files its patches change, one per line.
+series_sources() {
+	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$LOCKLAT_PATCHES_DIR/$1"/*.patch | sort -u
+}
+
+# equivalence_pairs: "A B" per variant A that applies LOCKLAT_SERIES and
+# its variant B with the same configs and patches but that series: the
+# pairs that differ by the series alone.
+equivalence_pairs() {
+	local a b p configs pa=() pb=() without=()
+	for a in $(known_variants); do
+		read -ra pa <<<"$(kv_get "$LOCKLAT_VARIANTS_DIR/$a" patches 2>/dev/null)"
+		configs=$(kv_get "$LOCKLAT_VARIANTS_DIR/$a" configs 2>/dev/null) || continue
+		without=()
+		for p in "${pa[@]}"; do
+			[ "$p" = "$LOCKLAT_SERIES" ] || without+=("$p")
+		done
+		[ "${#without[@]}" -lt "${#pa[@]}" ] || continue
+		for b in $(known_variants); do
+			[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" configs 2>/dev/null)" = "$configs" ] || continue
+			read -ra pb <<<"$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" patches 2>/dev/null)"
+			[ "${pb[*]}" = "${without[*]}" ] && printf '%s %s\n' "$a" "$b"
+		done
+	done
+	return 0
+}
+
 # require_disk_space DIR MIB: stop before a step that needs MIB free.
 require_disk_space() {
 	local dir=$1 need=$2 avail

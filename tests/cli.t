@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 83
+tap_plan 84
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -264,6 +264,20 @@ mkdir -p "$tmp/existing"
 bad_input "run-cell: an existing cell is never overwritten" 2 "exists" "$cell" --variant baseline --workload idle --out "$tmp/existing"
 [ -d "$tmp/existing" ]
 tap_result $? "run-cell: the existing cell is still there"
+
+# The pairs make verify-equivalence compares come from the variant files: a
+# variant added with the series and one without it, alike otherwise, pair
+# up; one without a partner does not.
+mkdir -p "$tmp/variants"
+cp "$LOCKLAT_VARIANTS_DIR"/* "$tmp/variants/"
+printf '%s\n' "description=pre-series code under lockdep" "patches=baseline" \
+	"configs=$(kv_get "$LOCKLAT_VARIANTS_DIR/lockdep" configs)" >"$tmp/variants/baseline-lockdep"
+printf '%s\n' "description=local_lock on RT under lockdep" "patches=baseline local-lock" \
+	"configs=guest-base rt lockdep" >"$tmp/variants/lockdep-rt"
+tap_is "$(LOCKLAT_VARIANTS_DIR=$tmp/variants "$root/kernels/verify-equivalence.sh" --pairs | tr '\n' ,)" \
+	"local_lock baseline,lockdep baseline-lockdep,rt baseline-rt," \
+	"verify-equivalence --pairs: the pairs that differ by the series alone, an added one too"
+rm -rf "$tmp/variants"
 
 build=$root/kernels/build.sh
 bad_input "build.sh: unknown variant" 2 "unknown variant 'nope'; known: baseline" "$build" nope

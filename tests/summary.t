@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 39
+tap_plan 42
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -153,4 +153,19 @@ grep -q '^\[.*plots\] max: no latency pass measured' "$tmp/modules-only.plots" &
 	grep -qx squashfs "$tmp/all-hung/plot-data/workloads" &&
 	grep -q '^\[.*plots\] hist-squashfs: no histogram: no repetition of workload squashfs measured' "$tmp/all-hung.plots"
 tap_result $? "a plot without data says what is missing (the modules-only run's maxima, the hung workload's histogram)"
+# Columns and the first question come from data, not names: the fixture's
+# baseline renamed "zz-pre" still comes first (its kernel lacks the series),
+# and without a question line the summary asks none.
+cp -a "$root/tests/fixtures/run" "$tmp/renamed"
+mv "$tmp/renamed/baseline" "$tmp/renamed/zz-pre"
+find "$tmp/renamed/zz-pre" -name meta -exec sed -i 's/^variant=baseline$/variant=zz-pre/' {} +
+grep -v '^question' "$root/kernels/comparisons" | sed 's/^local_lock | baseline /local_lock | zz-pre /' >"$tmp/comparisons"
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$tmp/comparisons" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/renamed" >/dev/null
+tap_result $? "locklat-summary on the fixture run with baseline renamed zz-pre"
+tap_like "$(grep -m1 '^|  | ' "$tmp/renamed/summary.md")" '^\|  \| zz-pre \| local_lock \|' \
+	"the pre-series variant is the first column whatever its name"
+! grep -q 'The question the suite asks first' "$tmp/renamed/summary.md" &&
+	grep -q 'local_lock vs zz-pre is an A/A check' "$tmp/renamed/summary.md"
+tap_result $? "no question line, no question; the A/A check named from its 'same' line"
 tap_done

@@ -22,7 +22,7 @@ summary_write() {
 	local bin=$LOCKLAT_BUILD/bin/locklat-summary rel
 	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
 	"$bin" --call-sites "$LOCKLAT_ROOT/kernels/call-sites" \
-		--comparisons "$LOCKLAT_ROOT/kernels/comparisons" \
+		--comparisons "$LOCKLAT_ROOT/kernels/comparisons" --series "$LOCKLAT_SERIES" \
 		--llcheck-scenarios "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios" "$run"
 	# results/summary.md is the latest run's summary; from results/ its
 	# plots are under <run-id>/plots/.

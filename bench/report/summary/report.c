@@ -210,8 +210,20 @@ static void md_chance(FILE *f, const struct run *run)
 		"(the median of a repetition's per-second maxima, when each has 3 s after the window) and for "
 		"the pass maximum; the verdict reads from the first where there is one. Ratios within ±5%% "
 		"are the same. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
-		"alone (the sum of their attainable error rates). The question the suite asks first is rt vs "
-		"baseline-rt on squashfs; local_lock vs baseline is an A/A check.\n\n", n, expected);
+		"alone (the sum of their attainable error rates).", n, expected);
+	if (run->question_a)
+		fprintf(f, " The question the suite asks first is %s vs %s on %s", run->question_a, run->question_b,
+			run->question_workload);
+	/* An A/A check: a comparison the file expects to come out the same everywhere. */
+	for (i = 0; i < run->ndefs; i++) {
+		const struct comparison_def *d = &run->defs[i];
+
+		if (d->expect == EXPECT_SAME && !strcmp(d->workload, "*")) {
+			fprintf(f, "%s%s vs %s is an A/A check", run->question_a ? "; " : " ", d->a, d->b);
+			break;
+		}
+	}
+	fputs(run->question_a || i < run->ndefs ? ".\n\n" : "\n\n", f);
 }
 
 /* Some cell ran on a traced kernel (a run with the plain/traced split). */

@@ -9,6 +9,8 @@
  *   --llcheck-scenarios FILE  llcheck's scenarios with what to expect
  *                       (kernels/modules/llcheck/scenarios)
  *   --plots-dir DIR     where the plots are linked from summary.md (relative)
+ *   --series NAME       the patch series under test (local-lock): a variant
+ *                       without it sorts before one with it
  *
  * RUN_DIR holds <variant>/<workload>/rep<N>/ cells (results/README.md).
  * Writes RUN_DIR/summary.{md,json,csv} and RUN_DIR/plot-data/. Every number
@@ -37,6 +39,7 @@ enum option_values {
 	OPT_HELP,
 	OPT_LLCHECK_SCENARIOS,
 	OPT_PLOTS_DIR,
+	OPT_SERIES,
 	OPT_STARTUP_WINDOW,
 };
 
@@ -45,7 +48,7 @@ static void usage(int status)
 	fprintf(status ? stderr : stdout,
 		"usage: locklat-summary [--call-sites FILE] [--comparisons FILE]\n"
 		"                       [--llcheck-scenarios FILE] [--plots-dir DIR]\n"
-		"                       [--startup-window MS] RUN_DIR\n");
+		"                       [--series NAME] [--startup-window MS] RUN_DIR\n");
 	exit(status);
 }
 
@@ -145,7 +148,27 @@ static void run_load(struct run *run, const char *dir, const struct call_sites *
 	free_names(variants, nv);
 }
 
-/* Variant order: non-RT before RT, without lockdep before with, then by name. */
+/*
+ * Whether a cell's kernel applied the series (its manifest records a hash
+ * for each patch it applied: manifest.patch_sha256.<series>/<file>).
+ */
+static bool cell_has_series(const struct cell *c, const char *series)
+{
+	char prefix[128];
+	size_t i, n;
+
+	n = (size_t)snprintf(prefix, sizeof(prefix), "manifest.patch_sha256.%s/", series);
+	for (i = 0; i < c->meta.count; i++)
+		if (!strncmp(c->meta.pairs[i].key, prefix, n))
+			return true;
+	return false;
+}
+
+/*
+ * Variant order, from what the cells' kernels are: non-RT before RT,
+ * without lockdep before with, the pre-series code before the series, then
+ * by name.
+ */
 static int variant_rank(const struct run *run, const char *variant)
 {
 	size_t i;
@@ -155,10 +178,11 @@ static int variant_rank(const struct run *run, const char *variant)
 
 		if (strcmp(c->variant, variant))
 			continue;
-		return (strcmp(kv_str(&c->meta, "manifest.preempt_model", ""), "rt") == 0) * 2 +
-		       (strcmp(kv_str(&c->meta, "manifest.lockdep", "n"), "y") == 0);
+		return ((strcmp(kv_str(&c->meta, "manifest.preempt_model", ""), "rt") == 0) * 2 +
+			(strcmp(kv_str(&c->meta, "manifest.lockdep", "n"), "y") == 0)) * 2 +
+		       cell_has_series(c, run->series);
 	}
-	return 9;
+	return 99;
 }
 
 static const struct run *sort_run;
@@ -171,8 +195,6 @@ static int cmp_variant(const void *a, const void *b)
 	if (rx != ry)
 		return rx - ry;
 	/* The pre-series baseline first within a model. */
-	if (!strncmp(x, "baseline", 8) != !strncmp(y, "baseline", 8))
-		return strncmp(x, "baseline", 8) ? 1 : -1;
 	return strcmp(x, y);
 }
 
@@ -395,7 +417,10 @@ const char *expectation_words(enum expectation e)
 	return expectations[e].words;
 }
 
-/* "A | B | workload | expected | why" lines (kernels/comparisons). */
+/*
+ * "A | B | workload | expected | why" lines (kernels/comparisons), and one
+ * "question | A | B | workload": the comparison the summary names first.
+ */
 static void comparisons_load(struct run *run, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -412,6 +437,17 @@ static void comparisons_load(struct run *run, const char *path)
 		n = bar_fields(line, field, 5);
 		if (!n)
 			continue;
+		if (!strcmp(field[0], "question")) {
+			if (n != 4)
+				err_exit(LL_EXIT_FAIL, "%s:%zu: want 'question | A | B | workload'", path, lineno);
+			free(run->question_a);
+			free(run->question_b);
+			free(run->question_workload);
+			run->question_a = strdup(field[1]);
+			run->question_b = strdup(field[2]);
+			run->question_workload = strdup(field[3]);
+			continue;
+		}
 		if (n != 5)
 			err_exit(LL_EXIT_FAIL, "%s:%zu: want 'A | B | workload | expected | why'", path, lineno);
 		for (e = 0; e < ARRAY_SIZE(expectations); e++)
@@ -713,13 +749,14 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "llcheck-scenarios", required_argument, NULL, OPT_LLCHECK_SCENARIOS },
 		{ "plots-dir", required_argument, NULL, OPT_PLOTS_DIR },
+		{ "series", required_argument, NULL, OPT_SERIES },
 		{ "startup-window", required_argument, NULL, OPT_STARTUP_WINDOW },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *call_sites_path = "kernels/call-sites";
 	const char *comparisons_path = "kernels/comparisons";
 	struct call_sites cs;
-	struct run run = { .plots_dir = "plots", .window_us = STARTUP_WINDOW_MS_DEFAULT * 1000ull };
+	struct run run = { .plots_dir = "plots", .series = "local-lock", .window_us = STARTUP_WINDOW_MS_DEFAULT * 1000ull };
 	uint64_t window_ms;
 	size_t i, v, w;
 	struct stat st;
@@ -742,6 +779,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PLOTS_DIR:
 			run.plots_dir = optarg;
+			break;
+		case OPT_SERIES:
+			run.series = optarg;
 			break;
 		case OPT_STARTUP_WINDOW:
 			if (!parse_u64(optarg, 0, 3600000, &window_ms))

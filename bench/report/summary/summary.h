@@ -109,6 +109,9 @@ struct run {
 	size_t ngroups;
 	struct comparison_def *defs;
 	size_t ndefs;
+	/* kernels/comparisons' "question | A | B | workload": the one asked first */
+	char *question_a, *question_b, *question_workload;
+	const char *series;		/* the series under test (--series, local-lock) */
 	struct comparison *cmps;	/* every comparison made, by workload, computed once */
 	size_t ncmps;
 	struct scenario_def *scenarios;	/* kernels/modules/llcheck/scenarios, for the expectations */

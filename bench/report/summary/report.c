@@ -439,26 +439,6 @@ static void md_targets_reached(FILE *f, const struct group *g)
 	fprintf(f, "%s |", controlled ? "" : " (any task, no idle control)");
 }
 
-/* The rows of a workload's table, in order. */
-enum md_row_kind {
-	ROW_MAX,
-	ROW_BLOCKS,
-	ROW_STARTUP_MAX,
-	ROW_P99,
-	ROW_P999,
-	ROW_P50,
-	ROW_WAKEUPS,
-	ROW_REPS,
-	ROW_LOAD,
-	ROW_TRACED_MAX,
-	ROW_WAKEUP,
-	ROW_PREEMPTOFF,
-	ROW_IRQSOFF,
-	ROW_SPLATS,
-	ROW_TARGETS,
-	ROW_COUNT,
-};
-
 /* The load of a group's cells: how many ran through the pass, how the others ended. */
 static void md_load(FILE *f, const struct run *run, const struct group *g)
 {
@@ -498,81 +478,163 @@ static void md_load(FILE *f, const struct run *run, const struct group *g)
 	fprintf(f, " |");
 }
 
-static void md_row(FILE *f, const struct run *run, const char *workload, enum md_row_kind what)
+/*
+ * One table cell per function: a group's value in a workload's row,
+ * written as " value |".
+ */
+static void md_cell_max(FILE *f, const struct run *run, const struct group *g)
 {
-	size_t v;
 	char buf[128];
 
-	for (v = 0; v < run->nvariants; v++) {
-		struct group *g = group_find((struct run *)run, run->variants[v], workload);
-		const struct trace_worst *t;
-
-		switch (what) {
-		case ROW_MAX:
-			fprintf(f, " **%s%s**", g->max_censored ? "≥ " : "", spread(buf, sizeof(buf), g->max, g->n));
-			if (g->died + g->load_dead)
-				fprintf(f, " + %zu failed under load", g->died + g->load_dead);
-			fprintf(f, " |");
-			break;
-		case ROW_BLOCKS:
-			if (g->n && g->min_blocks)
-				fprintf(f, " %s (%u+ s each) |", spread(buf, sizeof(buf), g->block_median, g->n), g->min_blocks);
-			else
-				fprintf(f, " – |");
-			break;
-		case ROW_STARTUP_MAX:
-			fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
-			break;
-		/* "≥": the value is the histogram's range, the percentile lies beyond. */
-		case ROW_P99: fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n)); break;
-		case ROW_P999: fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n)); break;
-		case ROW_P50: fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n)); break;
-		case ROW_WAKEUPS:
-			if (g->steady && g->wakeups_due)
-				fprintf(f, " %llu / %llu (%.0f%%); +%llu skipped, counted by the correction |",
-					g->samples, g->wakeups_due, 100.0 * (double)g->samples / (double)g->wakeups_due,
-					g->wakeups_added);
-			else if (g->n)
-				fprintf(f, " %llu recorded (whole pass; uncorrected percentiles) |", g->samples);
-			else
-				fprintf(f, " – |");
-			break;
-		case ROW_REPS:
-			fprintf(f, " %zu / %zu", g->n, g->ncells);
-			if (g->died)
-				fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
-			if (g->load_dead)
-				fprintf(f, " (%zu with a dead load)", g->load_dead);
-			fprintf(f, " |");
-			break;
-		case ROW_LOAD:
-			md_load(f, run, g);
-			break;
-		case ROW_PREEMPTOFF:
-		case ROW_IRQSOFF:
-			t = what == ROW_PREEMPTOFF ? (g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL)
-						   : (g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
-			if (!t)
-				fprintf(f, " – |");
-			else if (trace_longer_than_pass(what == ROW_PREEMPTOFF ? g->preemptoff_cell : g->irqsoff_cell, t))
-				fprintf(f, " %llu: %s (longer than the pass was to last: the guest stalled; see the cell's console) |",
-					(unsigned long long)t->max_us, t->started[0] ? t->started : "?");
-			else if (trace_beyond_latency(g, t))
-				fprintf(f, " %llu: %s (**flagged**: over %u× %s, %.0f µs: no latency pass saw it; not a culprit) |",
-					(unsigned long long)t->max_us, t->started[0] ? t->started : "?",
-					TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
-			else
-				fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
-			break;
-		case ROW_TRACED_MAX: md_traced_max(f, g); break;
-		case ROW_WAKEUP: md_wakeup(f, g); break;
-		case ROW_SPLATS: fprintf(f, " %u |", g->findings); break;
-		case ROW_TARGETS: md_targets_reached(f, g); break;
-		case ROW_COUNT: break;
-		}
-	}
-	fputc('\n', f);
+	(void)run;
+	fprintf(f, " **%s%s**", g->max_censored ? "≥ " : "", spread(buf, sizeof(buf), g->max, g->n));
+	if (g->died + g->load_dead)
+		fprintf(f, " + %zu failed under load", g->died + g->load_dead);
+	fprintf(f, " |");
 }
+
+static void md_cell_blocks(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	if (g->n && g->min_blocks)
+		fprintf(f, " %s (%u+ s each) |", spread(buf, sizeof(buf), g->block_median, g->n), g->min_blocks);
+	else
+		fprintf(f, " – |");
+}
+
+static void md_cell_startup_max(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
+}
+
+/* "≥": the value is the histogram's range, the percentile lies beyond. */
+static void md_cell_p99(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n));
+}
+
+static void md_cell_p999(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n));
+}
+
+static void md_cell_p50(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n));
+}
+
+static void md_cell_wakeups(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	if (g->steady && g->wakeups_due)
+		fprintf(f, " %llu / %llu (%.0f%%); +%llu skipped, counted by the correction |",
+			g->samples, g->wakeups_due, 100.0 * (double)g->samples / (double)g->wakeups_due,
+			g->wakeups_added);
+	else if (g->n)
+		fprintf(f, " %llu recorded (whole pass; uncorrected percentiles) |", g->samples);
+	else
+		fprintf(f, " – |");
+}
+
+static void md_cell_reps(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	fprintf(f, " %zu / %zu", g->n, g->ncells);
+	if (g->died)
+		fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
+	if (g->load_dead)
+		fprintf(f, " (%zu with a dead load)", g->load_dead);
+	fprintf(f, " |");
+}
+
+/* The worst section a tracer recorded, with its culprit or why it has none. */
+static void md_trace_worst(FILE *f, const struct group *g, const struct cell *c, const struct trace_worst *t)
+{
+	if (!t)
+		fprintf(f, " – |");
+	else if (trace_longer_than_pass(c, t))
+		fprintf(f, " %llu: %s (longer than the pass was to last: the guest stalled; see the cell's console) |",
+			(unsigned long long)t->max_us, t->started[0] ? t->started : "?");
+	else if (trace_beyond_latency(g, t))
+		fprintf(f, " %llu: %s (**flagged**: over %u× %s, %.0f µs: no latency pass saw it; not a culprit) |",
+			(unsigned long long)t->max_us, t->started[0] ? t->started : "?",
+			TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
+	else
+		fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
+}
+
+static void md_cell_preemptoff(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_trace_worst(f, g, g->preemptoff_cell, g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL);
+}
+
+static void md_cell_irqsoff(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_trace_worst(f, g, g->irqsoff_cell, g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL);
+}
+
+static void md_cell_traced_max(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_traced_max(f, g);
+}
+
+static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_wakeup(f, g);
+}
+
+static void md_cell_splats(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	fprintf(f, " %u |", g->findings);
+}
+
+static void md_cell_targets(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_targets_reached(f, g);
+}
+
+/* The rows of a workload's table, in order: a label and how to fill a cell. */
+static const struct md_row {
+	const char *label;
+	void (*cell)(FILE *f, const struct run *run, const struct group *g);
+	bool needs_traced;	/* runs from before the plain/traced split have no traced kernel */
+} md_rows[] = {
+	{ "max latency (after the start-up window)", md_cell_max, false },
+	{ "typical worst second (median of per-second maxima)", md_cell_blocks, false },
+	{ "start-up max (inside the window)", md_cell_startup_max, false },
+	{ "p99", md_cell_p99, false },
+	{ "p99.9", md_cell_p999, false },
+	{ "median", md_cell_p50, false },
+	{ "wake-ups recorded / due", md_cell_wakeups, false },
+	{ "repetitions measured / cells", md_cell_reps, false },
+	{ "load through the latency pass", md_load, false },
+	{ "max latency on the traced kernel (one pass: the tracers' cost)", md_cell_traced_max, true },
+	{ "worst wake-up traced (timerlat): culprit", md_cell_wakeup, false },
+	{ "preemptoff worst: culprit", md_cell_preemptoff, false },
+	{ "irqsoff worst: culprit", md_cell_irqsoff, false },
+	{ "kernel splats (count)", md_cell_splats, false },
+	{ "targets reached (verify pass)", md_cell_targets, false },
+};
 
 /* Links to the cells' per-second plots, a line per variant. */
 static void md_series(FILE *f, const struct run *run, const char *workload)
@@ -619,30 +681,17 @@ static void md_interval(FILE *f, const struct ratio_ci *ci)
 
 static void md_workload(FILE *f, struct run *run, const char *workload)
 {
-	const char *labels[ROW_COUNT] = {
-		[ROW_MAX] = "max latency (after the start-up window)",
-		[ROW_BLOCKS] = "typical worst second (median of per-second maxima)",
-		[ROW_STARTUP_MAX] = "start-up max (inside the window)",
-		[ROW_P99] = "p99", [ROW_P999] = "p99.9", [ROW_P50] = "median",
-		[ROW_WAKEUPS] = "wake-ups recorded / due",
-		[ROW_REPS] = "repetitions measured / cells",
-		[ROW_LOAD] = "load through the latency pass",
-		[ROW_TRACED_MAX] = "max latency on the traced kernel (one pass: the tracers' cost)",
-		[ROW_WAKEUP] = "worst wake-up traced (timerlat): culprit",
-		[ROW_PREEMPTOFF] = "preemptoff worst: culprit", [ROW_IRQSOFF] = "irqsoff worst: culprit",
-		[ROW_SPLATS] = "kernel splats (count)", [ROW_TARGETS] = "targets reached (verify pass)",
-	};
-	size_t i;
-	int r;
+	size_t i, r, v;
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
-	for (r = 0; r < ROW_COUNT; r++) {
-		/* Runs from before the plain/traced split have no traced kernel. */
-		if (r == ROW_TRACED_MAX && !run_has_traced(run))
+	for (r = 0; r < ARRAY_SIZE(md_rows); r++) {
+		if (md_rows[r].needs_traced && !run_has_traced(run))
 			continue;
-		fprintf(f, "| %s |", labels[r]);
-		md_row(f, run, workload, (enum md_row_kind)r);
+		fprintf(f, "| %s |", md_rows[r].label);
+		for (v = 0; v < run->nvariants; v++)
+			md_rows[r].cell(f, run, group_find(run, run->variants[v], workload));
+		fputc('\n', f);
 	}
 
 	fprintf(f, "\n| comparison | worst second: ratio [95%% interval] | pass max: ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "locklat.h"
+#include "table.h"
 
 static char *trim(char *s)
 {
@@ -60,25 +61,22 @@ int call_sites_load(struct call_sites *cs, const char *path)
 	if (!f)
 		return -1;
 	while (getline(&line, &cap, f) >= 0) {
-		char *bar = strchr(line, '|'), *inside;
+		char *field[3];
 		struct call_site *site;
+		size_t n = table_fields(line, field, 3);
 
-		if (line[0] == '#' || !bar)
+		if (!n)
 			continue;
-		*bar = '\0';
-		inside = strchr(bar + 1, '|');
-		if (inside)
-			*inside++ = '\0';
 		cs->sites = realloc(cs->sites, (cs->count + 1) * sizeof(*cs->sites));
 		if (!cs->sites)
 			err_exit(LL_EXIT_FAIL, "out of memory");
 		site = &cs->sites[cs->count++];
 		memset(site, 0, sizeof(*site));
-		site->name = strdup(trim(line));
-		site_functions_add(site, bar + 1);
+		site->name = strdup(field[0]);
+		site_functions_add(site, field[1]);
 		site->nboundary = site->nfunctions;
-		if (inside)
-			site_functions_add(site, inside);
+		if (n > 2)
+			site_functions_add(site, field[2]);
 	}
 	free(line);
 	fclose(f);

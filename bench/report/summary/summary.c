@@ -32,6 +32,7 @@
 #include "cell.h"
 #include "locklat.h"
 #include "summary.h"
+#include "table.h"
 
 enum option_values {
 	OPT_CALL_SITES = 1,
@@ -367,34 +368,6 @@ static void group_build(struct run *run, struct group *g, const char *variant, c
 	}
 }
 
-/*
- * The '|'-separated fields of a line of one of our data files (comments and
- * lines without '|' give 0), trimmed, into fields[0..max); the last field
- * keeps any further '|'. Returns how many were found.
- */
-static size_t bar_fields(char *line, char **fields, size_t max)
-{
-	size_t n = 0;
-	char *p = line, *bar, *e;
-
-	if (line[0] == '#' || !strchr(line, '|'))
-		return 0;
-	line[strcspn(line, "\n")] = '\0';
-	while (n < max) {
-		bar = n + 1 < max ? strchr(p, '|') : NULL;
-		if (bar)
-			*bar = '\0';
-		p += strspn(p, " \t");
-		for (e = p + strlen(p); e > p && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			e[-1] = '\0';
-		fields[n++] = p;
-		if (!bar)
-			break;
-		p = bar + 1;
-	}
-	return n;
-}
-
 /* Each expectation: its name in kernels/comparisons (and summary.json), and in words. */
 static const struct {
 	const char *name, *words;
@@ -434,7 +407,7 @@ static void comparisons_load(struct run *run, const char *path)
 		size_t n;
 
 		lineno++;
-		n = bar_fields(line, field, 5);
+		n = table_fields(line, field, 5);
 		if (!n)
 			continue;
 		if (!strcmp(field[0], "question")) {
@@ -502,7 +475,7 @@ static void scenarios_load(struct run *run, const char *path)
 	while (getline(&line, &cap, f) >= 0) {
 		struct scenario_def *d;
 
-		if (bar_fields(line, field, 3) != 3)
+		if (table_fields(line, field, 3) != 3)
 			continue;
 		run->scenarios = realloc(run->scenarios, (run->nscenarios + 1) * sizeof(*d));
 		if (!run->scenarios)

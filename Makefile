@@ -32,7 +32,8 @@ WORKLOAD_LIB_HDR := $(wildcard workloads/lib/*.h)
 tool_dirs = $(notdir $(patsubst %/,%,$(filter-out $(1)lib/,$(wildcard $(1)*/))))
 HOST_TOOLS := $(call tool_dirs,bench/host/)
 REPORT_TOOLS := $(call tool_dirs,bench/report/)
-WORKLOADS := $(call tool_dirs,workloads/)
+# Programs: the folders of workloads/ with C sources (not every workload has one).
+WORKLOADS := $(filter-out lib,$(patsubst workloads/%/,%,$(sort $(dir $(wildcard workloads/*/*.c)))))
 HOST_BINS := $(HOST_TOOLS:%=$(BIN)/locklat-%) $(REPORT_TOOLS:%=$(BIN)/locklat-%)
 GUEST_BINS := $(WORKLOADS:%=$(GUEST_BIN)/locklat-%)
 JSONC := $$(pkg-config --cflags --libs json-c) -lm

@@ -6,7 +6,8 @@
 # Usage: ./run-matrix.sh [options]
 #   --variants LIST   comma-separated, or "all" (default: every variant of
 #                     kernels/variants/ but those whose file says matrix=no)
-#   --workloads LIST  comma-separated, or "all" (default: squashfs,zram,lru,modules)
+#   --workloads LIST  comma-separated, or "all" (default: those whose
+#                     workloads/<name>/workload says default=yes)
 #   --duration S      guest seconds of each latency pass (default 10: the
 #                     typical worst second needs ~9 whole seconds after the
 #                     start-up window to settle, METHODOLOGY.md); at most 3600
@@ -44,9 +45,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-default_workloads=squashfs,zram,lru,modules
 variants=() workloads=()
-variants_opt=all workloads_opt=$default_workloads duration=10 trace_duration=3 warmup=1 reps=4
+variants_opt=all workloads_opt=default duration=10 trace_duration=3 warmup=1 reps=4
 accel=auto cpus='' jobs='' out='' dry_run=0 seed=
 
 usage() { usage_from_header "$0"; }
@@ -121,7 +121,12 @@ mapfile -t all_workloads < <(known_workloads)
 list_select variants variants "$variants_opt" "${all_variants[@]}"
 # "all": the matrix's variants (a variant file may say matrix=no).
 [ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
-list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
+if [ "$workloads_opt" = default ]; then
+	mapfile -t workloads < <(default_workloads)
+	[ "${#workloads[@]}" -gt 0 ] || err_exit "no workload says default=yes ($LOCKLAT_WORKLOADS_DIR)" 2
+else
+	list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
+fi
 usable_accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
 [ "$accel" = auto ] && accel=$usable_accel
 [ "$accel" != kvm ] || [ "$usable_accel" = kvm ] ||

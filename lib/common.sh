@@ -198,36 +198,53 @@ require_disk_space() {
 		err_exit "only ${avail} MiB free in $dir, need ${need} MiB: free disk space and run again" 75
 }
 
-LOCKLAT_WORKLOADS_LIST=${LOCKLAT_WORKLOADS_LIST:-$LOCKLAT_ROOT/workloads/list}
+LOCKLAT_WORKLOADS_DIR=${LOCKLAT_WORKLOADS_DIR:-$LOCKLAT_ROOT/workloads}
 
 # table_names FILE: the first field of each line of a '|'-separated data file
-# (workloads/list, the llcheck scenarios), trimmed; comments and blank lines
-# skipped.
+# (the llcheck scenarios), trimmed; comments and blank lines skipped.
 table_names() {
 	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
 		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' "$1"
 }
 
-# known_workloads: the workload names of workloads/list, one per line.
+# known_workloads: the workloads, one per line: the folders of workloads/
+# that hold a workload file (workloads/README.md), by name.
 known_workloads() {
-	table_names "$LOCKLAT_WORKLOADS_LIST"
+	local f
+	for f in "$LOCKLAT_WORKLOADS_DIR"/*/workload; do
+		[ -f "$f" ] && basename "$(dirname "$f")"
+	done | LC_ALL=C sort
 }
 
-# workload_load NAME: the fields of NAME's line into WORKLOAD_SETUP,
-# WORKLOAD_TARGETS, WORKLOAD_COMMAND, WORKLOAD_DESCRIPTION; status 1 if unknown.
+# default_workloads: those whose file says default=yes, one per line.
+default_workloads() {
+	local w
+	for w in $(known_workloads); do
+		[ "$(kv_get "$LOCKLAT_WORKLOADS_DIR/$w/workload" default 2>/dev/null)" != yes ] || printf '%s\n' "$w"
+	done
+	return 0
+}
+
+# workload_load NAME: NAME's workload file into WORKLOAD_SETUP,
+# WORKLOAD_TARGETS, WORKLOAD_COMMAND, WORKLOAD_DESCRIPTION; status 1 if
+# unknown, and an error for a key the format does not have.
 workload_load() {
-	local name setup targets command description
-	while IFS='|' read -r name setup targets command description; do
-		name=$(trim "$name")
-		case $name in '' | '#'*) continue ;; esac
-		[ "$name" = "$1" ] || continue
-		WORKLOAD_SETUP=$(trim "$setup")
-		WORKLOAD_TARGETS=$(trim "$targets")
-		WORKLOAD_COMMAND=$(trim "$command")
-		WORKLOAD_DESCRIPTION=$(trim "$description")
-		return 0
-	done <"$LOCKLAT_WORKLOADS_LIST"
-	return 1
+	local file=$LOCKLAT_WORKLOADS_DIR/$1/workload key value
+	case $1 in '' | *[!A-Za-z0-9_-]*) return 1 ;; esac
+	[ -f "$file" ] || return 1
+	WORKLOAD_SETUP=none WORKLOAD_TARGETS=- WORKLOAD_COMMAND=- WORKLOAD_DESCRIPTION=
+	while IFS='=' read -r key value; do
+		case $key in
+		'' | '#'*) ;;
+		description) WORKLOAD_DESCRIPTION=$value ;;
+		setup) WORKLOAD_SETUP=$value ;;
+		targets) WORKLOAD_TARGETS=$value ;;
+		command) WORKLOAD_COMMAND=$value ;;
+		default) ;;	# default_workloads'
+		*) err_exit "$file: unknown key '$key'" 2 ;;
+		esac
+	done <"$file"
+	return 0
 }
 
 # trim STRING: without leading and trailing white space.

@@ -3,7 +3,7 @@
 # smoke.t - integration: build the smallest variant, boot it in QEMU and check
 # what comes back: a command's output, a hang (TIMEOUT), a panic (finding),
 # a missing kernel, a forced KVM without hardware support; then every workload
-# of workloads/list for a few seconds with all passes (two cells at once,
+# (workloads/*/workload) for a few seconds with all passes (two cells at once,
 # each pinned to its own host CPU; the modules workload builds llcheck and
 # llbench and runs them), and the summary and plots of those cells.
 # Set LOCKLAT_SMOKE_VARIANT to use another variant (default local_lock).

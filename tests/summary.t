@@ -8,6 +8,8 @@
 # against golden outputs, plus the properties a reader relies on.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/common.sh
+. "$root/lib/common.sh"
 bin=$root/build/bin/locklat-summary
 [ -x "$bin" ] || tap_skip_all "$bin not built (make tools)"
 tmp=$(mktemp -d)
@@ -87,7 +89,8 @@ tap_result $? "an interval that includes 1 says whether it rules out a 2× chang
 # Every field summary.json writes is documented in results/README.md (the
 # keys of path_hits are the workloads' target functions, those of
 # max_by_length_us numbers of seconds: data, not fields).
-targets=$(awk -F'|' '!/^#/ && NF > 2 { gsub(/[ \t]/, "", $3); n = split($3, f, ","); for (i = 1; i <= n; i++) if (f[i] ~ /^[a-z_]/) print f[i] }' "$root/workloads/list")
+targets=$(for w in $(known_workloads); do workload_load "$w"; printf '%s\n' "$WORKLOAD_TARGETS"; done |
+	tr ',' '\n' | grep '^[a-z_]')
 missing=$(grep -o '"[a-z_0-9]*":' "$tmp/run/summary.json" | tr -d '":' | sort -u | grep -vxF "$targets" | grep -vx '[0-9]*' |
 	while read -r key; do grep -q "\`$key\`" "$root/results/README.md" || echo "$key"; done)
 tap_is "$missing" "" "every summary.json field is documented in results/README.md"

@@ -29,14 +29,14 @@ for p in "${progs[@]}"; do
 	tap_like "$?:$err" "^2:.*unknown option" "$p --frobnicate: exit 2, says so"
 done
 
-# Every workload command in the list names a program that exists.
+# Every workload's command names a program that exists.
 missing=''
 while IFS= read -r w; do
 	workload_load "$w"
 	prog=${WORKLOAD_COMMAND%% *}
 	case $prog in locklat-*) [ -x "$bin/$prog" ] || missing="$missing $prog" ;; esac
 done < <(known_workloads)
-tap_is "$missing" "" "every locklat-* command in workloads/list is built"
+tap_is "$missing" "" "every locklat-* command of a workload file is built"
 
 gen=$bin/locklat-squashfs
 "$gen" --generate "$tmp/a" --files 2 --size 1048576 --seed 7 &&

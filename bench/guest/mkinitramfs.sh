@@ -43,7 +43,6 @@ input_files() {
 	local f
 	echo "bin/busybox $busybox"
 	echo "init $LOCKLAT_ROOT/bench/guest/init"
-	echo "etc/locklat/workloads $LOCKLAT_ROOT/workloads/list"
 	for f in "${host_programs[@]}"; do
 		echo "usr/bin/${f##*/} $f"
 	done

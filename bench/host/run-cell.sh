@@ -4,7 +4,7 @@
 #
 # Usage: bench/host/run-cell.sh --variant V --out DIR (--workload W | --command CMD) [options]
 #   --variant V       a variant built by `make kernels` (its manifest is read)
-#   --workload W      a workload of workloads/list
+#   --workload W      a workload (workloads/<W>/workload)
 #   --command CMD     instead of a workload: run CMD in the guest (smoke tests)
 #   --out DIR         the cell directory, e.g. results/<run-id>/<variant>/<workload>/rep1
 #   --duration S      seconds of the latency pass, guest time (default 10)

@@ -17,7 +17,7 @@
  * SIGTERM and SIGINT are forwarded to the group, so the guest's init stops
  * the whole load by stopping this program.
  *
- * Not a workload itself: workloads/list runs it around one
+ * Not a workload itself: a workload file's command runs it around one
  * ("locklat-loadmon -- stress-ng ...").
  *
  * Exit: COMMAND's status, 128 + N if signal N killed it, 126 or 127 if it

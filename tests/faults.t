@@ -37,14 +37,8 @@ export FAULTS_DIR=$tmp/ctl LOCKLAT_BUILD=$copy/build
 mkdir -p "$FAULTS_DIR"
 args=(--variants baseline --workloads idle --reps 2 --duration 1 --warmup 1 --accel tcg-icount --jobs 1)
 
-wait_until() { # SECONDS COMMAND...
-	local limit=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -lt "$limit" ] || return 1
-		sleep 0.2
-	done
-}
+# A fake stage is up within a second: poll finer than the default.
+WAIT_POLL_S=0.2
 gone() { ! kill -0 "$1" 2>/dev/null && ! kill -0 "$2" 2>/dev/null; }
 # complete_cells: "folder checksum-of-meta" of each complete cell.
 complete_cells() {

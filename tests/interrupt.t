@@ -21,15 +21,6 @@ tap_result $? "kernels/build.sh $variant"
 # Two cells: rep1 (the plain kernel) and traced (every pass, the traced kernel).
 args=(--variants "$variant" --workloads idle --reps 1 --duration 1 --trace-duration 1 --warmup 1 --jobs 1 --out "$out")
 
-# wait_until SECONDS COMMAND...: poll COMMAND until it succeeds or time is up.
-wait_until() {
-	local limit=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ "$SECONDS" -lt "$limit" ] || return 1
-		sleep 0.5
-	done
-}
 guest_running() { pgrep -f -- "qemu-system-x86_64 .*$out/" >/dev/null; }
 nothing_running() { ! pgrep -f -- "$out/" >/dev/null; }
 # The cells run in a shuffled order (run-matrix.sh writes it to $out/order

@@ -65,3 +65,14 @@ tap_done() {
 	[ "$TAP_FAILED" -eq 0 ]
 	exit $?
 }
+
+# wait_until SECONDS COMMAND...: poll COMMAND every WAIT_POLL_S seconds (0.5)
+# until it succeeds (status 0) or SECONDS have passed (status 1).
+wait_until() {
+	local limit=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$limit" ] || return 1
+		sleep "${WAIT_POLL_S:-0.5}"
+	done
+}

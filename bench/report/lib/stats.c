@@ -6,6 +6,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,4 +405,20 @@ int hodges_lehmann_ratio(const double *a, size_t na, const double *b, size_t nb,
 	out->valid = true;
 	free(d);
 	return 0;
+}
+
+/* "x", or "∞" for an unbounded end, into buf. */
+const char *ratio_str(char *buf, size_t size, double x)
+{
+	int decimals = 2;
+
+	if (isinf(x)) {
+		snprintf(buf, size, "∞");
+		return buf;
+	}
+	/* Two significant digits below 0.1 (rt against a 52 ms section is ~1e-4), no exponent. */
+	if (x > 0 && x < 0.1)
+		decimals = (int)ceil(-log10(x)) + 1;
+	snprintf(buf, size, "%.*f", decimals > 12 ? 12 : decimals, x);
+	return buf;
 }

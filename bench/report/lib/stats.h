@@ -104,4 +104,7 @@ struct ratio_ci {
 int hodges_lehmann_ratio(const double *a, size_t na, const double *b, size_t nb, double conf,
 			 struct ratio_ci *out);
 
+/* A ratio for people into buf: two decimals (two significant digits below 0.1), "∞" when unbounded. */
+const char *ratio_str(char *buf, size_t size, double x);
+
 #endif /* LOCKLAT_STATS_H */

@@ -75,6 +75,25 @@ struct wakeup_trace {
 	char culprit[480];
 };
 
+/* What the summary's analysis (analyse.c) makes of a cell. */
+struct cell_verdict {
+	/*
+	 * Its latency numbers count: it measured (OK or FINDINGS, or TIMEOUT
+	 * in a later pass after its latency pass completed), on the plain
+	 * kernel, and its load ran through the pass.
+	 */
+	bool measured;
+	bool died_in_latency;		/* the guest hung or panicked in the latency pass */
+	bool failed_in_latency;		/* that, or its load died there: ranked as the worst */
+	bool panicked;			/* the findings include a kernel panic */
+	const char *left_out;		/* why it is not among its group's repetitions, or NULL */
+	/* Of the steady histogram (the whole pass's without one); *_over: among the overflows. */
+	uint64_t p50_us, p99_us, p999_us;
+	bool p50_over, p99_over, p999_over;
+	/* Of the whole pass's histogram, as summary.csv has them. */
+	uint64_t pass_p50_us, pass_p99_us, pass_p999_us;
+};
+
 #define LOAD_MAX_SECONDS 600
 
 /*
@@ -251,6 +270,8 @@ struct cell {
 	unsigned int nhits;
 	char workload_stats[512];	/* the locklat-stats line of the latency pass */
 	char reason_buf[256];		/* owns reason when the summary changes it */
+
+	struct cell_verdict judged;	/* set by the analysis (analyse.c), zero from cell_load */
 };
 
 int call_sites_load(struct call_sites *cs, const char *path);
@@ -265,6 +286,11 @@ void call_sites_free(struct call_sites *cs);
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us);
 /* The findings include a kernel panic. */
 bool cell_panicked(const struct cell *c);
+/* Which of its variant's kernels the cell booted: "plain" or "traced". */
+static inline const char *cell_flavour(const struct cell *c)
+{
+	return c->traced_kernel ? "traced" : "plain";
+}
 void cell_free(struct cell *c);
 
 /* Parsers, exposed for the golden-fixture tests. */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * summary.h - a run as the summary aggregates it: cells grouped by
- * (workload, variant), and the comparisons of kernels/comparisons.
+ * run.h - a run as the summary holds it, the data each stage hands on:
+ * load.c fills the cells and the definitions (kernels/comparisons, the
+ * llcheck scenarios), analyse.c the verdict of each cell, the groups by
+ * (workload, variant) and the comparisons, once; the renderers (render*.c)
+ * only read it. The functions here are lookups into that data.
  */
-#ifndef LOCKLAT_SUMMARY_H
-#define LOCKLAT_SUMMARY_H
+#ifndef LOCKLAT_RUN_H
+#define LOCKLAT_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,7 +63,29 @@ struct group {
 	 */
 	double traced_max_us;
 	bool traced_max_censored;
+	/*
+	 * The worst sections and wake-up held against trace_ref_us
+	 * (TRACE_LATENCY_FACTOR): flagged, never shown as a culprit; a
+	 * section longer than the pass was to last (the guest stalled).
+	 */
+	bool preemptoff_flagged, irqsoff_flagged, wakeup_flagged;
+	bool preemptoff_too_long, irqsoff_too_long;
+	/*
+	 * How the maximum grows with the pass's length: at length_s[i] whole
+	 * seconds after the window, the median over the measured repetitions
+	 * of the worst of their first length_s[i] per-second maxima.
+	 */
+	unsigned int nlengths;
+	unsigned int length_s[8];
+	double length_max_us[8];
 };
+
+/*
+ * A traced section (or wake-up) longer than TRACE_LATENCY_FACTOR times the
+ * worst wake-up of the same kernel's latency pass (group.trace_ref_us) is
+ * flagged (analyse.c: trace_beyond_latency).
+ */
+#define TRACE_LATENCY_FACTOR 2
 
 /* What a comparison's A is expected to be against its B (kernels/comparisons). */
 enum expectation {
@@ -116,35 +141,28 @@ struct run {
 	size_t ncmps;
 	struct scenario_def *scenarios;	/* kernels/modules/llcheck/scenarios, for the expectations */
 	size_t nscenarios;
+
+	/* Set by the analysis, per workload (index as run->workloads) and per variant: */
+	bool *modules_only;		/* only the modules pass ran on it: no latency table */
+	bool *latency_planned;		/* some cell of it was to run a latency pass */
+	const struct cell **modules_cells;	/* a variant's first cell with modules results, or NULL */
+	bool has_traced;		/* some cell ran on a traced kernel (the plain/traced split) */
 };
 
-bool cell_measured(const struct cell *c);
-/* Which of its variant's kernels the cell booted: "plain" or "traced". */
-const char *cell_flavour(const struct cell *c);
-bool cell_died_in_latency(const struct cell *c);
-bool cell_failed_in_latency(const struct cell *c);
-const char *cell_left_out(const struct cell *c);
+/* The group of variant v on workload w (indices into run->variants, run->workloads). */
+static inline const struct group *run_group(const struct run *run, size_t v, size_t w)
+{
+	return &run->groups[w * run->nvariants + v];
+}
+
+/* The line for A vs B on workload: its own, else the "*" one; NULL if none. */
 const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
 						 const char *workload);
+/* An expectation's name in kernels/comparisons; expectation_parse gives -1 for an unknown one. */
 const char *expectation_name(enum expectation e);
+int expectation_parse(const char *name);
 const char *expectation_words(enum expectation e);
-bool workload_is_modules_only(const struct run *run, const char *workload);
-bool trace_beyond_latency(const struct group *g, const struct trace_worst *t);
-bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w);
-/* A ratio for people: two decimals (two significant digits below 0.1), "∞" when unbounded. */
-const char *ratio_str(char *buf, size_t size, double x);
-struct group *group_find(struct run *run, const char *variant, const char *workload);
+/* What llcheck's scenarios file expects of a scenario ("" if it does not say). */
 const char *scenario_expectation(const struct run *run, const char *scenario);
-void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b,
-		      const struct comparison_def *def);
 
-/* Open dir/name.tmp for writing; report_close() renames it into place. */
-FILE *report_open(const struct run *run, const char *name);
-void report_close(FILE *f, const struct run *run, const char *name);
-
-void report_markdown(struct run *run);
-void report_json(struct run *run);
-void report_csv(struct run *run);
-void report_plot_data(struct run *run);
-
-#endif /* LOCKLAT_SUMMARY_H */
+#endif /* LOCKLAT_RUN_H */

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * analyse.c - the summary's middle stage: from the loaded cells, each
+ * cell's verdict (measured, failed under load, left out, its percentiles),
+ * the column order, the groups by (workload, variant), the traces held
+ * against their column's latency, and every comparison of
+ * kernels/comparisons, computed once into the struct run the renderers
+ * read.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locklat.h"
+#include "run.h"
+
+/*
+ * Whether a cell's kernel applied the series (its manifest records a hash
+ * for each patch it applied: manifest.patch_sha256.<series>/<file>).
+ */
+static bool cell_has_series(const struct cell *c, const char *series)
+{
+	char prefix[128];
+	size_t i, n;
+
+	n = (size_t)snprintf(prefix, sizeof(prefix), "manifest.patch_sha256.%s/", series);
+	for (i = 0; i < c->meta.count; i++)
+		if (!strncmp(c->meta.pairs[i].key, prefix, n))
+			return true;
+	return false;
+}
+
+/*
+ * Variant order, from what the cells' kernels are: non-RT before RT,
+ * without lockdep before with, the pre-series code before the series, then
+ * by name.
+ */
+static int variant_rank(const struct run *run, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->variant, variant))
+			continue;
+		return ((strcmp(kv_str(&c->meta, "manifest.preempt_model", ""), "rt") == 0) * 2 +
+			(strcmp(kv_str(&c->meta, "manifest.lockdep", "n"), "y") == 0)) * 2 +
+		       cell_has_series(c, run->series);
+	}
+	return 99;
+}
+
+static const struct run *sort_run;
+
+static int cmp_variant(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int rx = variant_rank(sort_run, x), ry = variant_rank(sort_run, y);
+
+	if (rx != ry)
+		return rx - ry;
+	/* The pre-series baseline first within a model. */
+	return strcmp(x, y);
+}
+
+static void add_unique(char ***list, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], s))
+			return;
+	*list = realloc(*list, (*n + 1) * sizeof(**list));
+	if (!*list)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	(*list)[(*n)++] = strdup(s);
+}
+
+/*
+ * A cell whose latency numbers count: it measured, even if the kernel
+ * complained, or it hung in a later pass (TIMEOUT) after its latency pass had
+ * completed and been written out (guest/steps says so); and its load ran
+ * through the pass (a pass whose load died measured an idle guest).
+ */
+static bool cell_measured(const struct cell *c)
+{
+	if (c->traced_kernel || !c->has_latency || c->load.verdict == LOAD_DEAD)
+		return false;
+	return !strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
+	       (!strcmp(c->status, "TIMEOUT") && c->latency_step_ok);
+}
+
+/*
+ * The guest hung or panicked in the latency pass: a wake-up that never came
+ * (the step started on the console and never ended).
+ */
+static bool cell_died_in_latency(const struct cell *c)
+{
+	if (c->traced_kernel)
+		return false;
+	return (!strcmp(c->status, "TIMEOUT") || cell_panicked(c)) && !strcmp(c->hung_step, "latency");
+}
+
+/*
+ * A repetition that failed under its load: the guest died in the latency
+ * pass, or the load did. The comparisons rank it as the worst maximum.
+ */
+static bool cell_failed_in_latency(const struct cell *c)
+{
+	if (c->traced_kernel)
+		return false;
+	if (cell_died_in_latency(c))
+		return true;
+	return c->has_latency && c->load.verdict == LOAD_DEAD &&
+	       (!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS") ||
+		(!strcmp(c->status, "TIMEOUT") && c->latency_step_ok));
+}
+
+/* Why a complete cell is not among its group's measured repetitions, or NULL. */
+static const char *cell_left_out(const struct cell *c)
+{
+	if (cell_measured(c) || c->traced_kernel)
+		return NULL;
+	/* A cell that was not to run a latency pass (modules, verify-only) leaves nothing out. */
+	if (!strstr(kv_str(&c->meta, "passes", "latency"), "latency"))
+		return NULL;
+	if (cell_died_in_latency(c))
+		return "the guest hung or panicked in the latency pass";
+	if (cell_failed_in_latency(c))
+		return c->load.reason;
+	if (strcmp(c->status, "OK") && strcmp(c->status, "FINDINGS") && c->reason[0])
+		return c->reason;
+	if (!c->has_latency)
+		return "no latency data (cyclictest's JSON missing or unreadable)";
+	return "the cell did not complete its latency pass";
+}
+
+static void group_add_cell(struct group *g, const struct cell *c)
+{
+	const struct histogram *h = c->has_steady ? &c->steady_hist : &c->hist;
+	size_t k;
+
+	if ((double)c->max_us > g->latency_max_us)
+		g->latency_max_us = (double)c->max_us;
+	g->max[g->n] = (double)(c->has_steady ? c->steady_max_us : c->max_us);
+	g->block_median[g->n] = c->has_steady && c->nblocks ? (double)c->block_median_us : NAN;
+	if (!g->n || (c->has_steady ? c->nblocks : 0) < g->min_blocks)
+		g->min_blocks = c->has_steady ? c->nblocks : 0;
+	g->startup_max[g->n] = c->has_steady ? (double)c->startup_max_us : NAN;
+	g->max_censored |= c->has_steady && c->steady_censored;
+	g->steady &= c->has_steady;
+	g->p50[g->n] = (double)c->judged.p50_us;
+	g->p50_over |= c->judged.p50_over;
+	g->p99[g->n] = (double)c->judged.p99_us;
+	g->p99_over |= c->judged.p99_over;
+	g->p999[g->n] = (double)c->judged.p999_us;
+	g->p999_over |= c->judged.p999_over;
+	g->overflowed |= h->overflow > 0;
+	if (c->has_steady) {
+		g->samples += c->wakeups_steady;
+		g->wakeups_due += c->wakeups_due_steady;
+		g->wakeups_added += c->steady_added;
+	} else {
+		g->samples += hist_total(&c->hist);
+	}
+	for (k = 0; k < h->buckets; k++)
+		if (h->count[k])
+			hist_add(&g->hist, k, h->count[k]);
+	g->hist.overflow += h->overflow;
+	g->n++;
+}
+
+/*
+ * A traced section longer than the pass was to last (warm-up + duration):
+ * the guest stalled inside the pass (seen: an RCU stall of 21 s, RCU's stall
+ * timeout, while the preemptoff tracer was switched on under PREEMPT_RT).
+ * Said next to the number rather than hidden.
+ */
+static bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t)
+{
+	uint64_t duration = 0, warmup = 0;
+
+	if (!c || !parse_u64(kv_str(&c->meta, "duration_s", ""), 1, UINT64_MAX / 2000000, &duration))
+		return false;
+	parse_u64(kv_str(&c->meta, "warmup_s", "0"), 0, UINT64_MAX / 2000000, &warmup);
+	return t->max_us > (duration + warmup) * 1000000;
+}
+
+/*
+ * A traced section that lasted more than TRACE_LATENCY_FACTOR times the
+ * worst wake-up the latency pass of the same kernel saw (cyclictest's
+ * whole-pass maximum of the traced cell, group.trace_ref_us): a section that
+ * long on the measured CPU delays a wake-up by nearly its length (one comes
+ * every 200 µs), so the latency pass never met it, and the tracer's pass is
+ * not evidence for the column's latency. Flagged, never shown as a culprit.
+ */
+static bool trace_beyond_latency(const struct group *g, const struct trace_worst *t)
+{
+	return g->trace_ref_us > 0 && (double)t->max_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
+}
+
+/* The same test for the timerlat pass's traced wake-up. */
+static bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w)
+{
+	return g->trace_ref_us > 0 && w->hit && w->latency_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
+}
+
+/*
+ * How a group's maximum grows with the pass's length: for k whole seconds
+ * after the window (as many as every measured repetition has, at 2, 4, 9,
+ * 19, 29 and the most), the median over repetitions of the worst of their
+ * first k per-second maxima. What a pass of k + 1 s would have reported,
+ * from the same boots; keyed by k.
+ */
+static void group_max_by_length(const struct run *run, struct group *g)
+{
+	static const unsigned int lengths[] = { 2, 4, 9, 19, 29, 59 };
+	double v[MAX_REPS];
+	size_t i, n, l;
+	unsigned int j;
+
+	g->nlengths = 0;
+	if (!g->n || g->min_blocks < 2)
+		return;
+	for (l = 0; l < ARRAY_SIZE(lengths) && lengths[l] <= g->min_blocks; l++)
+		g->length_s[g->nlengths++] = lengths[l];
+	if (g->length_s[g->nlengths - 1] != g->min_blocks)
+		g->length_s[g->nlengths++] = g->min_blocks;
+	for (j = 0; j < g->nlengths; j++) {
+		for (i = 0, n = 0; i < run->ncells; i++) {
+			const struct cell *c = &run->cells[i];
+			uint64_t m = 0;
+			unsigned int s;
+
+			if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) ||
+			    !c->judged.measured || !c->has_steady || n == MAX_REPS)
+				continue;
+			for (s = 0; s < g->length_s[j] && s < c->nblocks; s++)
+				if (c->blocks[s] != LL_NO_VALUE && c->blocks[s] > m)
+					m = c->blocks[s];
+			v[n++] = (double)m;
+		}
+		g->length_max_us[j] = median(v, n);
+	}
+}
+
+static void group_build(const struct run *run, struct group *g, const char *variant, const char *workload)
+{
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->variant = variant;
+	g->workload = workload;
+	g->steady = true;
+	for (i = 0; i < run->ncells; i++) {
+		struct cell *c = &run->cells[i];
+		unsigned int k;
+
+		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
+			continue;
+		g->ncells += !c->traced_kernel;
+		if (c->nhits && (!g->verify_cell || c->rep < g->verify_cell->rep))
+			g->verify_cell = c;
+		if (c->wakeup.present && (!g->wakeup_cell || c->rep < g->wakeup_cell->rep))
+			g->wakeup_cell = c;
+		if (!strcmp(c->status, "OK"))
+			g->nok++;
+		for (k = 0; k < c->nfindings; k++)
+			g->findings += c->findings[k].count;
+		if (c->preemptoff.present && c->preemptoff.max_us >= g->preemptoff_us) {
+			g->preemptoff_us = c->preemptoff.max_us;
+			g->preemptoff_cell = c;
+		}
+		if (c->irqsoff.present && c->irqsoff.max_us >= g->irqsoff_us) {
+			g->irqsoff_us = c->irqsoff.max_us;
+			g->irqsoff_cell = c;
+		}
+		if (c->traced_kernel && (!g->traced_cell || c->rep < g->traced_cell->rep))
+			g->traced_cell = c;
+		g->died += c->judged.died_in_latency;
+		g->load_dead += !c->judged.died_in_latency && c->judged.failed_in_latency;
+		if (!c->judged.measured)
+			continue;
+		if (g->n == MAX_REPS)
+			err_exit(LL_EXIT_FAIL, "%s/%s: more than %d repetitions", variant, workload, MAX_REPS);
+		group_add_cell(g, c);
+	}
+	if (!g->n)
+		g->steady = false;
+	g->traced_max_us = NAN;
+	if (g->traced_cell && g->traced_cell->has_latency && g->traced_cell->latency_step_ok) {
+		const struct cell *t = g->traced_cell;
+
+		g->traced_max_us = (double)(t->has_steady ? t->steady_max_us : t->max_us);
+		g->traced_max_censored = t->has_steady && t->steady_censored;
+		g->trace_ref_us = (double)t->max_us;
+		g->trace_ref_own = true;
+	} else if (g->n) {
+		g->trace_ref_us = g->latency_max_us;
+	}
+	if (g->preemptoff_cell) {
+		g->preemptoff_flagged = trace_beyond_latency(g, &g->preemptoff_cell->preemptoff);
+		g->preemptoff_too_long = trace_longer_than_pass(g->preemptoff_cell, &g->preemptoff_cell->preemptoff);
+	}
+	if (g->irqsoff_cell) {
+		g->irqsoff_flagged = trace_beyond_latency(g, &g->irqsoff_cell->irqsoff);
+		g->irqsoff_too_long = trace_longer_than_pass(g->irqsoff_cell, &g->irqsoff_cell->irqsoff);
+	}
+	g->wakeup_flagged = g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup);
+	group_max_by_length(run, g);
+}
+
+static struct group *group_find(struct run *run, const char *variant, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < run->ngroups; i++)
+		if (!strcmp(run->groups[i].variant, variant) &&
+		    !strcmp(run->groups[i].workload, workload))
+			return &run->groups[i];
+	return NULL;
+}
+
+/*
+ * Ratios within NEGLIGIBLE of 1 are no difference anyone would act on.
+ * Under tcg-icount with one vCPU a maximum is an instruction count, and
+ * identical code gives counts within a fraction of a percent (baseline
+ * squashfs, 5 repetitions: 52599-52768 us), so an interval can exclude 1
+ * for a shift of 0.1%: that is resolution, not a difference.
+ */
+#define NEGLIGIBLE 0.05
+
+static bool within_negligible(double lo, double hi)
+{
+	return lo >= 1 - NEGLIGIBLE && hi <= 1 + NEGLIGIBLE;
+}
+
+/* Does the interval [lo, hi] for A/B contradict what was expected? */
+static bool contradicts(enum expectation e, double lo, double hi)
+{
+	switch (e) {
+	case EXPECT_SAME: return lo > 1 + NEGLIGIBLE || hi < 1 - NEGLIGIBLE;
+	case EXPECT_LOWER: return lo > 1 || within_negligible(lo, hi);
+	case EXPECT_HIGHER: return hi < 1 || within_negligible(lo, hi);
+	case EXPECT_NOT_HIGHER: return lo > 1 + NEGLIGIBLE;
+	case EXPECT_NOT_LOWER: return hi < 1 - NEGLIGIBLE;
+	default: return false;
+	}
+}
+
+/*
+ * A group's values of one statistic for the tests: the measured ones
+ * (below cyclictest's 1 µs resolution counted as 1, as a ratio needs
+ * positive values), then +inf for each repetition that failed under load
+ * (the guest hung or panicked in the latency pass, or the load died
+ * there). A hang is a wake-up that never came, longer than any measured
+ * one; a dead load is the build failing its load, which must not pass for
+ * a quiet measurement. A rank test needs no more (a right-censored value
+ * ranked last; two such tie).
+ */
+static size_t group_values(const struct group *g, const double *v, double *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->n; i++)
+		out[n++] = v[i] < 1 ? 1 : v[i];
+	for (i = 0; i < g->died + g->load_dead && n < 2 * MAX_REPS; i++)
+		out[n++] = INFINITY;
+	return n;
+}
+
+/* The Hodges-Lehmann interval of a statistic; invalid if a side has no values. */
+static void interval_of(struct ratio_ci *ci, const struct group *a, const double *va_src,
+			const struct group *b, const double *vb_src)
+{
+	double va[2 * MAX_REPS], vb[2 * MAX_REPS];
+	size_t na = group_values(a, va_src, va), nb = group_values(b, vb_src, vb);
+
+	if (!na || !nb || hodges_lehmann_ratio(va, na, vb, nb, 0.95, ci))
+		ci->valid = false;
+}
+
+/*
+ * The verdict reads from the 95% interval of the Hodges-Lehmann ratio
+ * (which inverts the rank test) of the typical worst second when both
+ * sides have it (every measured repetition with at least MIN_BLOCKS whole
+ * seconds after the window), else of the pass maxima: it excludes 1, or it
+ * does not and then says whether a 2x change either way is still possible,
+ * which is what "no difference" is worth at that sample size. The pass
+ * maximum, the worst case, is always reported beside it.
+ */
+#define MIN_BLOCKS 3
+static void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b,
+		      const struct comparison_def *def)
+{
+	double va[2 * MAX_REPS], vb[2 * MAX_REPS], ma, mb;
+	size_t na = group_values(a, a->max, va), nb = group_values(b, b->max, vb), len;
+	char lo[16], hi[16], est[16];
+	const struct ratio_ci *ci;
+
+	memset(cmp, 0, sizeof(*cmp));
+	ma = median(a->max, a->n);
+	mb = median(b->max, b->n);
+	cmp->ratio_medians = a->n && b->n && mb > 0 ? ma / mb : NAN;
+	cmp->p_max = mann_whitney_p(va, na, vb, nb);
+	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
+	cmp->na = na;
+	cmp->nb = nb;
+	interval_of(&cmp->ci_max, a, a->max, b, b->max);
+	cmp->by_blocks = a->min_blocks >= MIN_BLOCKS && b->min_blocks >= MIN_BLOCKS;
+	if (cmp->by_blocks)
+		interval_of(&cmp->ci_blocks, a, a->block_median, b, b->block_median);
+	cmp->ci = cmp->by_blocks ? cmp->ci_blocks : cmp->ci_max;
+	ci = &cmp->ci;
+	if (!ci->valid) {
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "no repetitions on one side");
+		return;
+	}
+	ratio_str(lo, sizeof(lo), ci->lo);
+	ratio_str(hi, sizeof(hi), ci->hi);
+	ratio_str(est, sizeof(est), ci->estimate);
+	if (ci->coverage <= 0) {
+		snprintf(cmp->verdict, sizeof(cmp->verdict),
+			 "inconclusive: %zu vs %zu repetitions give no 95%% interval (smallest possible p = %.2f)",
+			 na, nb, rank_min_p(na, nb));
+	} else if (within_negligible(ci->lo, ci->hi)) {
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "the same within ±%.0f%%: %s× [%s–%s]%s",
+			 NEGLIGIBLE * 100, est, lo, hi, ci->lo > 1 || ci->hi < 1 ?
+			 " (the interval excludes 1: a shift that small is resolved, not a difference)" : "");
+	} else if (ci->lo > 1 || ci->hi < 1) {
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "%s %s: %s× [%s–%s]", a->variant,
+			 ci->lo > 1 ? "higher" : "lower", est, lo, hi);
+	} else {
+		snprintf(cmp->verdict, sizeof(cmp->verdict), "no difference shown: %s× [%s–%s] includes 1; %s",
+			 est, lo, hi, ci->lo >= 0.5 && ci->hi <= 2 ? "a 2× change either way is ruled out" :
+			 "a 2× change is not ruled out (too little power to call it absent)");
+	}
+	len = strlen(cmp->verdict);
+	snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len, " (%s)",
+		 cmp->by_blocks ? "typical worst second" : "pass maximum");
+	/* The worst case pointing the other way is worth a word. */
+	if (cmp->by_blocks && cmp->ci_max.valid && cmp->ci_max.coverage > 0 &&
+	    ((ci->lo > 1 && cmp->ci_max.hi < 1) || (ci->hi < 1 && cmp->ci_max.lo > 1))) {
+		len = strlen(cmp->verdict);
+		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
+			 "; the pass maxima point the other way");
+	}
+	if (a->died + a->load_dead || b->died + b->load_dead) {
+		len = strlen(cmp->verdict);
+		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
+			 "; failed under load, ranked as the worst: %zu %s, %zu %s",
+			 a->died + a->load_dead, a->variant, b->died + b->load_dead, b->variant);
+	}
+	cmp->contradicts = def && ci->coverage > 0 && contradicts(def->expect, ci->lo, ci->hi);
+}
+
+/* A workload only the modules pass ran on has no latency table. */
+static bool workload_is_modules_only(const struct run *run, const char *workload)
+{
+	size_t i;
+	bool modules = false;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->workload, workload))
+			continue;
+		if (c->has_latency)
+			return false;
+		modules |= c->has_modules;
+	}
+	return modules;
+}
+
+/* Whether any cell of WORKLOAD was to run a latency pass (not the modules pass alone). */
+static bool workload_latency_planned(const struct run *run, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strcmp(run->cells[i].workload, workload) &&
+		    strstr(kv_str(&run->cells[i].meta, "passes", "latency"), "latency"))
+			return true;
+	return false;
+}
+
+/* The first cell of variant that ran the modules pass (complete, with results). */
+static const struct cell *modules_cell(const struct run *run, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (run->cells[i].has_modules && !strcmp(run->cells[i].variant, variant) &&
+		    (run->cells[i].nllcheck || run->cells[i].nllbench))
+			return &run->cells[i];
+	return NULL;
+}
+
+/* Some cell ran on a traced kernel (a run with the plain/traced split). */
+static bool run_has_traced(const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (run->cells[i].traced_kernel)
+			return true;
+	return false;
+}
+
+/*
+ * Every comparison, once: per workload with a latency table, each pair of
+ * kernels/comparisons in the order of its first line, with the line that
+ * applies to that workload.
+ */
+static void comparisons_make(struct run *run)
+{
+	size_t w, d, e;
+
+	for (w = 0; w < run->nworkloads; w++) {
+		for (d = 0; d < run->ndefs; d++) {
+			const struct comparison_def *def;
+			struct group *a, *b;
+			struct comparison *cmp;
+			bool seen = false;
+
+			for (e = 0; e < d; e++)
+				seen |= !strcmp(run->defs[e].a, run->defs[d].a) &&
+					!strcmp(run->defs[e].b, run->defs[d].b);
+			def = comparison_def_find(run, run->defs[d].a, run->defs[d].b, run->workloads[w]);
+			a = group_find(run, run->defs[d].a, run->workloads[w]);
+			b = group_find(run, run->defs[d].b, run->workloads[w]);
+			if (seen || !def || !a || !b || (!a->ncells && !b->ncells) ||
+			    run->modules_only[w])
+				continue;
+			run->cmps = realloc(run->cmps, (run->ncmps + 1) * sizeof(*run->cmps));
+			if (!run->cmps)
+				err_exit(LL_EXIT_FAIL, "out of memory");
+			cmp = &run->cmps[run->ncmps++];
+			comparison_judge(cmp, a, b, def);
+			cmp->workload = run->workloads[w];
+			cmp->a = a;
+			cmp->b = b;
+			cmp->def = def;
+		}
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void *calloc_or_die(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+/* A cell's verdict: what it counts for, and its percentiles, computed once. */
+static void cell_judge(struct cell *c)
+{
+	struct cell_verdict *j = &c->judged;
+	const struct histogram *h = c->has_steady ? &c->steady_hist : &c->hist;
+	bool over;
+
+	j->panicked = cell_panicked(c);
+	j->measured = cell_measured(c);
+	j->died_in_latency = cell_died_in_latency(c);
+	j->failed_in_latency = cell_failed_in_latency(c);
+	j->left_out = cell_left_out(c);
+	if (!c->has_latency)
+		return;
+	j->p50_us = hist_percentile(h, 0.50, &j->p50_over);
+	j->p99_us = hist_percentile(h, 0.99, &j->p99_over);
+	j->p999_us = hist_percentile(h, 0.999, &j->p999_over);
+	j->pass_p50_us = hist_percentile(&c->hist, 0.50, &over);
+	j->pass_p99_us = hist_percentile(&c->hist, 0.99, &over);
+	j->pass_p999_us = hist_percentile(&c->hist, 0.999, &over);
+}
+
+void run_analyse(struct run *run)
+{
+	size_t i, v, w;
+
+	for (i = 0; i < run->ncells; i++) {
+		cell_judge(&run->cells[i]);
+		add_unique(&run->variants, &run->nvariants, run->cells[i].variant);
+		add_unique(&run->workloads, &run->nworkloads, run->cells[i].workload);
+	}
+	sort_run = run;
+	qsort(run->variants, run->nvariants, sizeof(char *), cmp_variant);
+	qsort(run->workloads, run->nworkloads, sizeof(char *), cmp_str);
+	/* run_group() finds group (v, w) at w * nvariants + v. */
+	run->groups = calloc_or_die(run->nvariants * run->nworkloads, sizeof(*run->groups));
+	for (w = 0; w < run->nworkloads; w++)
+		for (v = 0; v < run->nvariants; v++)
+			group_build(run, &run->groups[run->ngroups++], run->variants[v], run->workloads[w]);
+	run->modules_only = calloc_or_die(run->nworkloads, sizeof(*run->modules_only));
+	run->latency_planned = calloc_or_die(run->nworkloads, sizeof(*run->latency_planned));
+	for (w = 0; w < run->nworkloads; w++) {
+		run->modules_only[w] = workload_is_modules_only(run, run->workloads[w]);
+		run->latency_planned[w] = workload_latency_planned(run, run->workloads[w]);
+	}
+	run->modules_cells = calloc_or_die(run->nvariants, sizeof(*run->modules_cells));
+	for (v = 0; v < run->nvariants; v++)
+		run->modules_cells[v] = modules_cell(run, run->variants[v]);
+	run->has_traced = run_has_traced(run);
+	comparisons_make(run);
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * load.c - the summary's first stage: a run directory's cells
+ * (cell_load for each <variant>/<workload>/<cell>/) and the definitions
+ * they are judged by (kernels/comparisons, the llcheck scenarios) into a
+ * struct run. Nothing here judges or writes.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "load.h"
+#include "locklat.h"
+#include "run.h"
+#include "table.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the subdirectories of dir (without "." entries and .partial). */
+static char **subdirs(const char *dir, size_t *n, size_t *partial)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		char path[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path_join(path, sizeof(path), dir, de->d_name);
+		if (stat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		if (strstr(de->d_name, ".partial")) {
+			if (partial)
+				(*partial)++;
+			continue;
+		}
+		names = realloc(names, (*n + 1) * sizeof(*names));
+		if (!names)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		names[(*n)++] = strdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+void run_load(struct run *run, const char *dir, const struct call_sites *cs)
+{
+	size_t nv, nw, nr, v, w, r;
+	char **variants = subdirs(dir, &nv, NULL);
+
+	for (v = 0; v < nv; v++) {
+		char vdir[4096];
+		char **workloads;
+
+		if (!strcmp(variants[v], "plot-data"))
+			continue;
+		path_join(vdir, sizeof(vdir), dir, variants[v]);
+		workloads = subdirs(vdir, &nw, NULL);
+		for (w = 0; w < nw; w++) {
+			char wdir[4096];
+			char **reps;
+
+			path_join(wdir, sizeof(wdir), vdir, workloads[w]);
+			reps = subdirs(wdir, &nr, &run->partial);
+			for (r = 0; r < nr; r++) {
+				char cdir[4096];
+				struct cell *c;
+
+				path_join(cdir, sizeof(cdir), wdir, reps[r]);
+				run->cells = realloc(run->cells, (run->ncells + 1) * sizeof(*c));
+				if (!run->cells)
+					err_exit(LL_EXIT_FAIL, "out of memory");
+				c = &run->cells[run->ncells];
+				switch (cell_load(c, cdir, cs, run->window_us)) {
+				case 0:
+					run->ncells++;
+					break;
+				case 1:
+					run->partial++;
+					cell_free(c);
+					break;
+				default:
+					err_exit_errno(LL_EXIT_FAIL, "read %s", cdir);
+				}
+			}
+			free_names(reps, nr);
+		}
+		free_names(workloads, nw);
+	}
+	free_names(variants, nv);
+}
+
+/*
+ * "A | B | workload | expected | why" lines (kernels/comparisons), and one
+ * "question | A | B | workload": the comparison the summary names first.
+ */
+void comparisons_load(struct run *run, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *field[5];
+	size_t cap = 0, lineno = 0;
+	int e;
+
+	if (!f)
+		err_exit_errno(LL_EXIT_FAIL, "read %s", path);
+	while (getline(&line, &cap, f) >= 0) {
+		struct comparison_def *d;
+		size_t n;
+
+		lineno++;
+		n = table_fields(line, field, 5);
+		if (!n)
+			continue;
+		if (!strcmp(field[0], "question")) {
+			if (n != 4)
+				err_exit(LL_EXIT_FAIL, "%s:%zu: want 'question | A | B | workload'", path, lineno);
+			free(run->question_a);
+			free(run->question_b);
+			free(run->question_workload);
+			run->question_a = strdup(field[1]);
+			run->question_b = strdup(field[2]);
+			run->question_workload = strdup(field[3]);
+			continue;
+		}
+		if (n != 5)
+			err_exit(LL_EXIT_FAIL, "%s:%zu: want 'A | B | workload | expected | why'", path, lineno);
+		e = expectation_parse(field[3]);
+		if (e < 0)
+			err_exit(LL_EXIT_FAIL, "%s:%zu: unknown expectation '%s' (open, same, lower, higher, not-higher, not-lower)",
+				 path, lineno, field[3]);
+		run->defs = realloc(run->defs, (run->ndefs + 1) * sizeof(*d));
+		if (!run->defs)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		d = &run->defs[run->ndefs++];
+		d->a = strdup(field[0]);
+		d->b = strdup(field[1]);
+		d->workload = strdup(field[2]);
+		d->expect = (enum expectation)e;
+		d->why = strdup(field[4]);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* "name | what | expected" lines; a file that cannot be read leaves the expectations blank. */
+void scenarios_load(struct run *run, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *field[3];
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) >= 0) {
+		struct scenario_def *d;
+
+		if (table_fields(line, field, 3) != 3)
+			continue;
+		run->scenarios = realloc(run->scenarios, (run->nscenarios + 1) * sizeof(*d));
+		if (!run->scenarios)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		d = &run->scenarios[run->nscenarios++];
+		d->name = strdup(field[0]);
+		d->expectation = strdup(field[2]);
+	}
+	free(line);
+	fclose(f);
+}
+
+void run_free(struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ngroups; i++)
+		hist_free(&run->groups[i].hist);
+	for (i = 0; i < run->ncells; i++)
+		cell_free(&run->cells[i]);
+	free(run->cells);
+	free(run->groups);
+	free(run->cmps);
+	free(run->modules_only);
+	free(run->latency_planned);
+	free(run->modules_cells);
+	free_names(run->variants, run->nvariants);
+	free_names(run->workloads, run->nworkloads);
+	for (i = 0; i < run->ndefs; i++) {
+		free(run->defs[i].a);
+		free(run->defs[i].b);
+		free(run->defs[i].workload);
+		free(run->defs[i].why);
+	}
+	free(run->defs);
+	free(run->question_a);
+	free(run->question_b);
+	free(run->question_workload);
+	for (i = 0; i < run->nscenarios; i++) {
+		free(run->scenarios[i].name);
+		free(run->scenarios[i].expectation);
+	}
+	free(run->scenarios);
+}

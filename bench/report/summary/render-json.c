@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render-json.c - summary.json, for tools: every cell, group and
+ * comparison with the values the markdown rounds.
+ */
+#define _GNU_SOURCE
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locklat.h"
+#include "render.h"
+#include "run.h"
+
+static json_object *json_values(const double *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_double(v[i]));
+	return a;
+}
+
+static json_object *json_wakeup(const struct wakeup_trace *w)
+{
+	json_object *o, *stack;
+	unsigned int i;
+
+	if (!w->present)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "threshold_us", json_object_new_int64((int64_t)w->threshold_us));
+	json_object_object_add(o, "hit", json_object_new_boolean(w->hit));
+	if (!w->hit) {
+		json_object_object_add(o, "timerlat_max_us", json_object_new_double(w->top_max_us));
+		return o;
+	}
+	json_object_object_add(o, "kind", json_object_new_string(w->irq ? "irq" : "thread"));
+	json_object_object_add(o, "latency_us", json_object_new_double(w->latency_us));
+	json_object_object_add(o, "irq_latency_us", json_object_new_double(w->irq_latency_us));
+	json_object_object_add(o, "irq_delay_us", json_object_new_double(w->irq_delay_us));
+	json_object_object_add(o, "blocking_us", json_object_new_double(w->blocking_us));
+	json_object_object_add(o, "blocking_thread", json_object_new_string(w->blocking_thread));
+	json_object_object_add(o, "blocking_function", json_object_new_string(w->blocker));
+	json_object_object_add(o, "section_opened_in", json_object_new_string(w->opened));
+	json_object_object_add(o, "section_closed_in", json_object_new_string(w->closed));
+	json_object_object_add(o, "call_site", w->call_site ? json_object_new_string(w->call_site) : NULL);
+	json_object_object_add(o, "at_call_site", json_object_new_boolean(w->at_site));
+	stack = json_object_new_array();
+	for (i = 0; i < w->nstack; i++)
+		json_object_array_add(stack, json_object_new_string(w->stack[i]));
+	json_object_object_add(o, "stack_at_irq", stack);
+	return o;
+}
+
+static json_object *json_trace(const struct trace_worst *t)
+{
+	json_object *o;
+
+	if (!t->present)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "max_us", json_object_new_int64((int64_t)t->max_us));
+	json_object_object_add(o, "started_at", json_object_new_string(t->started));
+	json_object_object_add(o, "ended_at", json_object_new_string(t->ended));
+	json_object_object_add(o, "call_site", t->call_site ? json_object_new_string(t->call_site) : NULL);
+	json_object_object_add(o, "at_call_site", json_object_new_boolean(t->at_site));
+	return o;
+}
+
+/* Per thread, the maximum of each second (null: no window in it). */
+static json_object *json_series(const struct cell *c)
+{
+	json_object *threads;
+	unsigned int t, s;
+
+	if (!c->has_series)
+		return NULL;
+	threads = json_object_new_array();
+	for (t = 0; t < c->series_threads; t++) {
+		json_object *a = json_object_new_array();
+
+		for (s = 0; s < c->series_seconds; s++) {
+			uint64_t v = c->series[t * c->series_seconds + s];
+
+			json_object_array_add(a, v == LL_NO_VALUE ? NULL : json_object_new_int64((int64_t)v));
+		}
+		json_object_array_add(threads, a);
+	}
+	return threads;
+}
+
+static json_object *json_modules(const struct cell *c)
+{
+	json_object *o, *a;
+	unsigned int k;
+
+	if (!c->has_modules)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	for (k = 0; k < c->nllcheck; k++) {
+		const struct llcheck_result *r = &c->llcheck[k];
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "scenario", json_object_new_string(r->scenario));
+		json_object_object_add(s, "loaded", json_object_new_boolean(r->loaded));
+		json_object_object_add(s, "detected", json_object_new_boolean(r->detected));
+		json_object_object_add(s, "kind", r->detected ? json_object_new_string(r->kind) : NULL);
+		json_object_object_add(s, "line", r->detected ? json_object_new_string(r->line) : NULL);
+		json_object_object_add(s, "irqs_off_in_irqsave_sections", json_object_new_string(r->irqs_off));
+		json_object_object_add(s, "debug_locks", r->debug_locks < 0 ? NULL : json_object_new_int(r->debug_locks));
+		json_object_array_add(a, s);
+	}
+	json_object_object_add(o, "llcheck", a);
+	a = json_object_new_array();
+	for (k = 0; k < c->nllbench; k++) {
+		const struct llbench_result *b = &c->llbench[k];
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "op", json_object_new_string(b->op));
+		json_object_object_add(s, "iterations", json_object_new_int((int)b->iterations));
+		json_object_object_add(s, "rounds", json_object_new_int((int)b->rounds));
+		json_object_object_add(s, "min_ns", json_object_new_double(b->min_ns));
+		json_object_object_add(s, "median_ns", json_object_new_double(b->median_ns));
+		json_object_object_add(s, "max_ns", json_object_new_double(b->max_ns));
+		json_object_array_add(a, s);
+	}
+	json_object_object_add(o, "llbench", a);
+	return o;
+}
+
+/* Wake-ups due and recorded: the missed ones are what coordinated omission hides. */
+static json_object *json_wakeups(const struct cell *c)
+{
+	json_object *o;
+
+	if (!c->has_steady)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "due", json_object_new_int64((int64_t)c->wakeups_due));
+	json_object_object_add(o, "recorded", json_object_new_int64((int64_t)c->cycles));
+	json_object_object_add(o, "due_after_window", json_object_new_int64((int64_t)c->wakeups_due_steady));
+	json_object_object_add(o, "recorded_after_window", json_object_new_int64((int64_t)c->wakeups_steady));
+	json_object_object_add(o, "added_by_correction", json_object_new_int64((int64_t)c->steady_added));
+	json_object_object_add(o, "starved_threads", json_object_new_int((int)c->starved_threads));
+	json_object_object_add(o, "longest_uncovered_wait_us", json_object_new_int64((int64_t)c->censored_us));
+	return o;
+}
+
+/* The per-second maxima after the window (null: a second no wake-up reached). */
+static json_object *json_blocks(const struct cell *c)
+{
+	json_object *a;
+	unsigned int i;
+
+	if (!c->has_steady)
+		return NULL;
+	a = json_object_new_array();
+	for (i = 0; i < c->nblocks; i++)
+		json_object_array_add(a, c->blocks[i] == LL_NO_VALUE ? NULL :
+				      json_object_new_int64((int64_t)c->blocks[i]));
+	return a;
+}
+
+static json_object *json_load(const struct load_state *l)
+{
+	static const char *const verdicts[] = {
+		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
+	};
+	json_object *o = json_object_new_object(), *a;
+	unsigned int s;
+
+	json_object_object_add(o, "verdict", json_object_new_string(verdicts[l->verdict]));
+	json_object_object_add(o, "alive", l->verdict == LOAD_ALIVE ? json_object_new_boolean(1) :
+				   l->verdict == LOAD_DEAD ? json_object_new_boolean(0) : NULL);
+	json_object_object_add(o, "died_at_s", l->verdict == LOAD_DEAD ? json_object_new_double(l->died_at_s) : NULL);
+	json_object_object_add(o, "reason", l->verdict == LOAD_DEAD ? json_object_new_string(l->reason) : NULL);
+	a = json_object_new_array();
+	for (s = 0; s < l->nseconds; s++)
+		json_object_array_add(a, json_object_new_int64((int64_t)l->ops[s]));
+	json_object_object_add(o, "ops_per_second", a);
+	return o;
+}
+
+static json_object *json_double_or_null(double x)
+{
+	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
+}
+
+/* [lo, hi] of an interval; an unbounded end is null (JSON has no infinity); null without one. */
+static json_object *json_interval(const struct ratio_ci *ci)
+{
+	json_object *a;
+
+	if (!ci->valid || ci->coverage <= 0)
+		return NULL;
+	a = json_object_new_array();
+	json_object_array_add(a, json_double_or_null(ci->lo));
+	json_object_array_add(a, json_double_or_null(ci->hi));
+	return a;
+}
+
+/* A group's maximum by pass length (run.h: length_s), keyed by seconds; null without one. */
+static json_object *json_max_by_length(const struct group *g)
+{
+	json_object *o;
+	unsigned int j;
+	char key[16];
+
+	if (!g->nlengths)
+		return NULL;
+	o = json_object_new_object();
+	for (j = 0; j < g->nlengths; j++) {
+		snprintf(key, sizeof(key), "%u", g->length_s[j]);
+		json_object_object_add(o, key, json_object_new_double(g->length_max_us[j]));
+	}
+	return o;
+}
+
+static json_object *json_cell(const struct run *run, const struct cell *c)
+{
+	json_object *o = json_object_new_object(), *a;
+	unsigned int k;
+
+	json_object_object_add(o, "dir", json_object_new_string(cell_rel_dir(run, c)));
+	json_object_object_add(o, "variant", json_object_new_string(c->variant));
+	json_object_object_add(o, "workload", json_object_new_string(c->workload));
+	json_object_object_add(o, "rep", json_object_new_int((int)c->rep));
+	json_object_object_add(o, "kernel_flavour", json_object_new_string(cell_flavour(c)));
+	json_object_object_add(o, "status", json_object_new_string(c->status));
+	json_object_object_add(o, "reason", json_object_new_string(c->reason));
+	json_object_object_add(o, "accel", json_object_new_string(c->accel));
+	json_object_object_add(o, "kernel_release",
+			       json_object_new_string(kv_str(&c->meta, "manifest.kernel_release", "")));
+	if (c->has_latency) {
+		json_object_object_add(o, "max_us", json_object_new_int64((int64_t)(c->has_steady ? c->steady_max_us : c->max_us)));
+		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(c->has_steady && c->steady_censored));
+		json_object_object_add(o, "startup_max_us", c->has_steady ? json_object_new_int64((int64_t)c->startup_max_us) : NULL);
+		json_object_object_add(o, "startup_window_s", json_object_new_double(c->has_steady ? (double)c->window_us / 1e6 : 0));
+		json_object_object_add(o, "cyclictest_max_us", json_object_new_int64((int64_t)c->max_us));
+		json_object_object_add(o, "sample_stream_max_us", c->has_steady ? json_object_new_int64((int64_t)c->stream_max_us) : NULL);
+		json_object_object_add(o, "max_in_unprinted_tail", json_object_new_boolean(c->max_in_tail));
+		json_object_object_add(o, "percentiles", json_object_new_string(c->has_steady ? "steady, corrected for coordinated omission" : "whole pass, uncorrected"));
+		json_object_object_add(o, "p50_us", json_object_new_int64((int64_t)c->judged.p50_us));
+		json_object_object_add(o, "p99_us", json_object_new_int64((int64_t)c->judged.p99_us));
+		json_object_object_add(o, "p999_us", json_object_new_int64((int64_t)c->judged.p999_us));
+		json_object_object_add(o, "avg_us", json_object_new_double(c->avg_us));
+		json_object_object_add(o, "samples", json_object_new_int64((int64_t)hist_total(&c->hist)));
+		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
+		json_object_object_add(o, "wakeups", json_wakeups(c));
+		json_object_object_add(o, "block_median_us", c->has_steady && c->nblocks ?
+				       json_object_new_int64((int64_t)c->block_median_us) : NULL);
+		json_object_object_add(o, "block_max_us", json_blocks(c));
+	}
+	json_object_object_add(o, "load", json_load(&c->load));
+	json_object_object_add(o, "per_second_max_us", json_series(c));
+	json_object_object_add(o, "modules", json_modules(c));
+	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
+	json_object_object_add(o, "irqsoff", json_trace(&c->irqsoff));
+	json_object_object_add(o, "worst_wakeup", json_wakeup(&c->wakeup));
+	a = json_object_new_array();
+	for (k = 0; k < c->nfindings; k++) {
+		json_object *fd = json_object_new_object();
+
+		json_object_object_add(fd, "kind", json_object_new_string(c->findings[k].kind));
+		json_object_object_add(fd, "count", json_object_new_int((int)c->findings[k].count));
+		json_object_object_add(fd, "line", json_object_new_string(c->findings[k].line));
+		json_object_array_add(a, fd);
+	}
+	json_object_object_add(o, "findings", a);
+	a = json_object_new_object();
+	for (k = 0; k < c->nhits; k++) {
+		const struct path_hit *h = &c->hits[k];
+		json_object *hit = json_object_new_object();
+
+		json_object_object_add(hit, "probed", json_object_new_boolean(!h->unavailable));
+		json_object_object_add(hit, "workload_hits", h->unavailable ? NULL : json_object_new_int64((int64_t)h->hits));
+		json_object_object_add(hit, "idle_hits", h->has_idle ? json_object_new_int64((int64_t)h->idle_hits) : NULL);
+		json_object_object_add(hit, "reached", json_object_new_boolean(h->reached));
+		json_object_object_add(a, h->function, hit);
+	}
+	json_object_object_add(o, "path_hits", a);
+	json_object_object_add(o, "workload_stats", json_object_new_string(c->workload_stats));
+	return o;
+}
+
+static bool run_uses_tcg(const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strncmp(run->cells[i].accel, "tcg", 3))
+			return true;
+	return false;
+}
+
+void render_json(const struct run *run)
+{
+	json_object *root = json_object_new_object(), *cells = json_object_new_array();
+	json_object *groups = json_object_new_array(), *cmps = json_object_new_array();
+	char buf[2048];
+	size_t i;
+	FILE *f;
+
+	meta_values(run, "accel", buf, sizeof(buf));
+	/* The result layout of the cells read (they all share one: run-matrix.sh's layout check). */
+	json_object_object_add(root, "layout_version",
+			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
+	json_object_object_add(root, "run", json_object_new_string(strrchr(run->dir, '/') ? strrchr(run->dir, '/') + 1 : run->dir));
+	json_object_object_add(root, "accelerators", json_object_new_string(buf));
+	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));
+	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
+	json_object_object_add(root, "startup_window_s", json_object_new_double((double)run->window_us / 1e6));
+	for (i = 0; i < run->ncells; i++)
+		json_object_array_add(cells, json_cell(run, &run->cells[i]));
+	for (i = 0; i < run->ngroups; i++) {
+		const struct group *g = &run->groups[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "variant", json_object_new_string(g->variant));
+		json_object_object_add(o, "workload", json_object_new_string(g->workload));
+		json_object_object_add(o, "cells", json_object_new_int64((int64_t)g->ncells));
+		json_object_object_add(o, "measured", json_object_new_int64((int64_t)g->n));
+		json_object_object_add(o, "died_in_latency", json_object_new_int64((int64_t)g->died));
+		json_object_object_add(o, "load_dead", json_object_new_int64((int64_t)g->load_dead));
+		json_object_object_add(o, "max_us", json_values(g->max, g->n));
+		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(g->max_censored));
+		json_object_object_add(o, "startup_max_us", g->steady ? json_values(g->startup_max, g->n) : NULL);
+		json_object_object_add(o, "block_median_us", g->min_blocks ? json_values(g->block_median, g->n) : NULL);
+		json_object_object_add(o, "max_by_length_us", json_max_by_length(g));
+		json_object_object_add(o, "wakeups_recorded_after_window", json_object_new_int64((int64_t)g->samples));
+		json_object_object_add(o, "wakeups_due_after_window", g->steady ? json_object_new_int64((int64_t)g->wakeups_due) : NULL);
+		json_object_object_add(o, "p99_us", json_values(g->p99, g->n));
+		json_object_object_add(o, "p999_us", json_values(g->p999, g->n));
+		json_object_object_add(o, "p50_us", json_values(g->p50, g->n));
+		json_object_object_add(o, "median_max_us", json_object_new_double(median(g->max, g->n)));
+		json_object_object_add(o, "preemptoff_worst_us", json_object_new_int64((int64_t)g->preemptoff_us));
+		json_object_object_add(o, "irqsoff_worst_us", json_object_new_int64((int64_t)g->irqsoff_us));
+		json_object_object_add(o, "preemptoff_flagged", json_object_new_boolean(g->preemptoff_flagged));
+		json_object_object_add(o, "irqsoff_flagged", json_object_new_boolean(g->irqsoff_flagged));
+		json_object_object_add(o, "worst_wakeup_culprit", g->wakeup_cell && g->wakeup_cell->wakeup.hit &&
+			!g->wakeup_flagged ? json_object_new_string(g->wakeup_cell->wakeup.culprit) : NULL);
+		json_object_object_add(o, "worst_wakeup_flagged", json_object_new_boolean(g->wakeup_flagged));
+		json_object_object_add(o, "latency_max_us", json_object_new_double(g->latency_max_us));
+		json_object_object_add(o, "traced_kernel_max_us", isnan(g->traced_max_us) ? NULL :
+			json_object_new_int64((int64_t)g->traced_max_us));
+		json_object_object_add(o, "trace_reference_us", json_object_new_double(g->trace_ref_us));
+		json_object_object_add(o, "findings", json_object_new_int((int)g->findings));
+		json_object_array_add(groups, o);
+	}
+	for (i = 0; i < run->ncmps; i++) {
+		const struct comparison *cmp = &run->cmps[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "workload", json_object_new_string(cmp->workload));
+		json_object_object_add(o, "a", json_object_new_string(cmp->a->variant));
+		json_object_object_add(o, "b", json_object_new_string(cmp->b->variant));
+		json_object_object_add(o, "n_a", json_object_new_int64((int64_t)cmp->na));
+		json_object_object_add(o, "n_b", json_object_new_int64((int64_t)cmp->nb));
+		json_object_object_add(o, "statistic", json_object_new_string(cmp->by_blocks ? "typical worst second" : "pass maximum"));
+		json_object_object_add(o, "ratio", cmp->ci.valid ? json_double_or_null(cmp->ci.estimate) : NULL);
+		json_object_object_add(o, "ratio_ci95", json_interval(&cmp->ci));
+		json_object_object_add(o, "ci_coverage", cmp->ci.valid ? json_object_new_double(cmp->ci.coverage) : NULL);
+		json_object_object_add(o, "ratio_max", cmp->ci_max.valid ? json_double_or_null(cmp->ci_max.estimate) : NULL);
+		json_object_object_add(o, "ratio_max_ci95", json_interval(&cmp->ci_max));
+		json_object_object_add(o, "ratio_blocks", cmp->by_blocks && cmp->ci_blocks.valid ?
+				       json_double_or_null(cmp->ci_blocks.estimate) : NULL);
+		json_object_object_add(o, "ratio_blocks_ci95", cmp->by_blocks ? json_interval(&cmp->ci_blocks) : NULL);
+		json_object_object_add(o, "ratio_median_max", json_double_or_null(cmp->ratio_medians));
+		json_object_object_add(o, "p_max", json_double_or_null(cmp->p_max));
+		json_object_object_add(o, "p_p99", json_double_or_null(cmp->p_p99));
+		json_object_object_add(o, "verdict", json_object_new_string(cmp->verdict));
+		json_object_object_add(o, "expected", json_object_new_string(expectation_name(cmp->def->expect)));
+		json_object_object_add(o, "expected_why", json_object_new_string(cmp->def->why));
+		json_object_object_add(o, "contradicts_expectation", json_object_new_boolean(cmp->contradicts));
+		json_object_array_add(cmps, o);
+	}
+	json_object_object_add(root, "groups", groups);
+	json_object_object_add(root, "comparisons", cmps);
+	json_object_object_add(root, "cells", cells);
+	f = render_open(run, "summary.json");
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	render_close(f, run, "summary.json");
+	json_object_put(root);
+}

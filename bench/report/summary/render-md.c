@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render-md.c - summary.md, for people: the run's settings, a table per
+ * workload with its comparisons, the modules pass, and what did not finish.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locklat.h"
+#include "render.h"
+#include "run.h"
+
+static size_t count_status(const struct run *run, const char *status)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->ncells; i++)
+		n += !strcmp(run->cells[i].status, status);
+	return n;
+}
+
+static size_t max_rep(const struct run *run)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < run->ncells; i++)
+		if (run->cells[i].rep > m)
+			m = run->cells[i].rep;
+	return m;
+}
+
+/* "median [min–max]" of a group's per-repetition values, or "–". */
+static const char *spread(char *buf, size_t size, const double *v, size_t n)
+{
+	if (!n)
+		snprintf(buf, size, "–");
+	else if (n == 1)
+		snprintf(buf, size, "%.0f", v[0]);
+	else
+		snprintf(buf, size, "%.0f [%.0f–%.0f]", median(v, n), min_of(v, n), max_of(v, n));
+	return buf;
+}
+
+/* The vCPU count of the run's latency cells, or 0 if they differ. */
+static unsigned int run_vcpus(const struct run *run)
+{
+	unsigned int vcpus = 0;
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++) {
+		if (!run->cells[i].has_latency ||
+		    !parse_u64(kv_str(&run->cells[i].meta, "vcpus", ""), 1, 4096, &v))
+			continue;
+		if (vcpus && vcpus != v)
+			return 0;
+		vcpus = (unsigned int)v;
+	}
+	return vcpus;
+}
+
+/*
+ * What one µs is under the accelerator the run used (METHODOLOGY.md, "Guest
+ * and accelerators"): under tcg-icount the clock counts the instructions of
+ * every vCPU, as one TCG thread runs them in turn.
+ */
+static void md_clock(FILE *f, const struct run *run)
+{
+	unsigned int vcpus = run_vcpus(run);
+	char accel[256];
+
+	meta_values_of(run, "accel", true, accel, sizeof(accel));
+	if (strstr(accel, "tcg-icount")) {
+		fprintf(f, "> **Instruction time, not hardware latency.** Under `tcg-icount` one host thread runs "
+			"every vCPU in turn and the guest clock advances 1 ns per instruction executed by any of "
+			"them. ");
+		if (vcpus == 1)
+			fprintf(f, "With 1 vCPU, 1 µs is 1000 instructions of that vCPU: a section's length is the "
+				"number of instructions it ran. ");
+		else
+			fprintf(f, "With %u vCPUs, 1 µs is 1000 instructions of all of them together: a section on "
+				"one vCPU lasts its own instructions plus those the others ran meanwhile (up to %u× "
+				"its own when all are busy). ", vcpus ? vcpus : 2, vcpus ? vcpus : 2);
+		fprintf(f, "Compare builds with each other, not with hardware numbers.\n\n");
+	}
+	if (strstr(accel, "kvm"))
+		fprintf(f, "> `kvm`: wall-clock µs of hardware-assisted guests, pinned vCPUs; host "
+			"interrupts and scheduling reach the guest.\n\n");
+	if (strstr(accel, "tcg") && !strstr(accel, "tcg-icount"))
+		fprintf(f, "> `tcg` (multi-threaded, no icount): wall-clock µs of an emulated guest, host "
+			"scheduling noise included (idle maxima ~12 ms here): for experiments only.\n\n");
+}
+
+/*
+ * How many comparisons there are and how many intervals would exclude 1 by
+ * chance alone: the sum of each one's attainable error rate (1 - its
+ * interval's exact coverage), not 0.05 times their count.
+ */
+static void md_chance(FILE *f, const struct run *run)
+{
+	double expected = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < run->ncmps; i++) {
+		if (!run->cmps[i].ci.valid || run->cmps[i].ci.coverage <= 0)
+			continue;
+		expected += 1 - run->cmps[i].ci.coverage;
+		n++;
+	}
+	fprintf(f, "Each comparison gives the Hodges–Lehmann ratio of A's values to B's with its exact "
+		"95%% interval (which inverts the two-sided Mann–Whitney test), for the typical worst second "
+		"(the median of a repetition's per-second maxima, when each has 3 s after the window) and for "
+		"the pass maximum; the verdict reads from the first where there is one. Ratios within ±5%% "
+		"are the same. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
+		"alone (the sum of their attainable error rates).", n, expected);
+	if (run->question_a)
+		fprintf(f, " The question the suite asks first is %s vs %s on %s", run->question_a, run->question_b,
+			run->question_workload);
+	/* An A/A check: a comparison the file expects to come out the same everywhere. */
+	for (i = 0; i < run->ndefs; i++) {
+		const struct comparison_def *d = &run->defs[i];
+
+		if (d->expect == EXPECT_SAME && !strcmp(d->workload, "*")) {
+			fprintf(f, "%s%s vs %s is an A/A check", run->question_a ? "; " : " ", d->a, d->b);
+			break;
+		}
+	}
+	fputs(run->question_a || i < run->ndefs ? ".\n\n" : "\n\n", f);
+}
+
+static void md_header(FILE *f, const struct run *run)
+{
+	char buf[2048];
+	const char *base = strrchr(run->dir, '/');
+
+	fprintf(f, "# locklat summary: run `%s`\n\n", base ? base + 1 : run->dir);
+	fprintf(f, "%zu complete cells: %zu OK, %zu FINDINGS, %zu TIMEOUT, %zu INVALID, %zu INFRA",
+		run->ncells, count_status(run, "OK"), count_status(run, "FINDINGS"),
+		count_status(run, "TIMEOUT"), count_status(run, "INVALID"),
+		count_status(run, "INFRA"));
+	if (run->partial)
+		fprintf(f, "; %zu incomplete cells not counted", run->partial);
+	fprintf(f, ". Up to %zu repetitions per variant and workload.\n\n", max_rep(run));
+
+	meta_values(run, "accel", buf, sizeof(buf));
+	fprintf(f, "- Accelerator: **%s**\n", buf);
+	meta_values(run, "vcpus", buf, sizeof(buf));
+	fprintf(f, "- Guest: %s vCPU(s), pinned (see each cell's `pinning`); ", buf);
+	meta_values(run, "guest_mem_mib", buf, sizeof(buf));
+	fprintf(f, "%s MiB\n", buf);
+	meta_values_of(run, "duration_s", true, buf, sizeof(buf));
+	fprintf(f, "- Latency pass: %s s of guest time (", buf);
+	meta_values_of(run, "warmup_s", true, buf, sizeof(buf));
+	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200`, one thread per vCPU, ", buf);
+	meta_values(run, "hist_range_us", buf, sizeof(buf));
+	fprintf(f, "histogram range %s µs; tracer and verification passes ", buf);
+	meta_values_of(run, "trace_duration_s", true, buf, sizeof(buf));
+	fprintf(f, "%s s\n", buf);
+	meta_values(run, "manifest.source_package", buf, sizeof(buf));
+	fprintf(f, "- Kernel source: %s; ", buf);
+	meta_values(run, "manifest.gcc_version", buf, sizeof(buf));
+	fprintf(f, "gcc %s\n", buf);
+	meta_values(run, "qemu_version", buf, sizeof(buf));
+	fprintf(f, "- %s; ", buf);
+	meta_values(run, "cyclictest_version", buf, sizeof(buf));
+	fprintf(f, "rt-tests %s; ", buf);
+	meta_values(run, "trace_cmd_version", buf, sizeof(buf));
+	fprintf(f, "trace-cmd %s\n", buf);
+	meta_values(run, "host_cpu", buf, sizeof(buf));
+	fprintf(f, "- Host CPU: %s; ", buf);
+	meta_values(run, "suite_revision", buf, sizeof(buf));
+	fprintf(f, "locklat revision %s\n\n", buf);
+	md_clock(f, run);
+	fprintf(f, "All latencies in µs. Across repetitions: median [min–max]. Each repetition's maximum and "
+		"percentiles are of its pass **after a %.1f s start-up window** (cyclictest's own start and the "
+		"load's ramp; what falls inside it is shown on its own row, and cyclictest's maximum over the "
+		"whole pass is in `summary.json` as `cyclictest_max_us`). Percentiles are corrected for "
+		"coordinated omission: each period a late wake-up made cyclictest skip counts as the wake-up "
+		"it would have been. A repetition counts as measured only if its load progressed in every "
+		"second of the pass. Plots: [max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
+		"[irqsoff](%s/irqsoff.svg), per workload `%s/hist-<workload>.svg`.\n\n",
+		(double)run->window_us / 1e6, run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
+	if (run->has_traced)
+		fprintf(f, "Two kernels per variant: the repetitions ran on its **plain** kernel, without the "
+			"preemptoff and irqsoff tracers, whose hooks lengthen every `preempt_disable()` section "
+			"under icount; the traces, the timerlat pass and the path proof come from one cell per "
+			"column on its **traced** kernel (`<variant>+tracers`), whose own latency pass has a row "
+			"of its own and is what a traced section is held against.\n\n");
+	md_chance(f, run);
+}
+
+/*
+ * The rest of a table's header after its first column: a column per variant
+ * and, if last is not NULL, one more; then the separator line.
+ */
+static void md_variant_columns(FILE *f, const struct run *run, const char *last)
+{
+	size_t v;
+
+	for (v = 0; v < run->nvariants; v++)
+		fprintf(f, " %s |", run->variants[v]);
+	if (last)
+		fprintf(f, " %s |", last);
+	fprintf(f, "\n|---|");
+	for (v = 0; v < run->nvariants + (last != NULL); v++)
+		fprintf(f, "---|");
+	fputc('\n', f);
+}
+
+/* What trace_beyond_latency held a trace against, in words. */
+static const char *trace_ref_words(const struct group *g)
+{
+	return g->trace_ref_own ? "the worst wake-up of the traced kernel's latency pass"
+				: "the column's worst wake-up";
+}
+
+/*
+ * The traced kernel's latency pass against the plain kernel's repetitions:
+ * the tracers' hooks (TRACE_PREEMPT_TOGGLE) lengthen each section under
+ * icount, which is why the repetitions run without them. One pass: a
+ * ratio, not a test.
+ */
+static void md_traced_max(FILE *f, const struct group *g)
+{
+	char buf[32];
+
+	if (isnan(g->traced_max_us)) {
+		fprintf(f, " – |");
+		return;
+	}
+	fprintf(f, " %s%.0f", g->traced_max_censored ? "≥ " : "", g->traced_max_us);
+	if (g->traced_cell->load.verdict == LOAD_DEAD)
+		fprintf(f, " (**its load died**: %s)", g->traced_cell->load.reason);
+	else if (g->n)
+		fprintf(f, " (%s× the median above)",
+			ratio_str(buf, sizeof(buf), g->traced_max_us / median(g->max, g->n)));
+	fprintf(f, " |");
+}
+
+/*
+ * The worst wake-up, traced (the timerlat pass of the traced cell, or in older runs the first repetition that
+ * has one): its latency, IRQ or thread, and the section that blocked it, or
+ * that none crossed the pass's threshold in its seconds.
+ */
+static void md_wakeup(FILE *f, const struct group *g)
+{
+	const struct wakeup_trace *w = g->wakeup_cell ? &g->wakeup_cell->wakeup : NULL;
+
+	if (!w)
+		fprintf(f, " – |");
+	else if (!w->hit)
+		fprintf(f, " none over %llu µs (timerlat's max %.0f µs) |", (unsigned long long)w->threshold_us,
+			w->top_max_us);
+	else if (g->wakeup_flagged)
+		fprintf(f, " %.0f µs %s: %s (**flagged**: over %u× %s, %.0f µs; not a culprit) |",
+			w->latency_us, w->irq ? "IRQ" : "thread", w->blocker[0] ? w->blocker : "?",
+			TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
+	else
+		fprintf(f, " %.0f µs %s: %s%s%s%s |", w->latency_us, w->irq ? "IRQ" : "thread", w->culprit,
+			w->blocking_thread[0] ? " (blocking " : "", w->blocking_thread,
+			w->blocking_thread[0] ? ")" : "");
+}
+
+/*
+ * How many of the workload's target functions the verification pass reached
+ * (its own processes, well above the idle control: PATH_MIN_HITS,
+ * PATH_IDLE_FACTOR), in the first repetition that has one, naming those it
+ * did not reach and those the kernel could not probe: the call sites a
+ * column's latency figures actually stand for.
+ */
+static void md_targets_reached(FILE *f, const struct group *g)
+{
+	const struct cell *c = g->verify_cell;
+	unsigned int k, reached = 0, probed = 0, missed = 0, unavailable = 0;
+	bool controlled = false;
+
+	if (!c) {
+		fprintf(f, " – |");
+		return;
+	}
+	for (k = 0; k < c->nhits; k++) {
+		reached += c->hits[k].reached;
+		probed += !c->hits[k].unavailable;
+		controlled |= c->hits[k].has_idle;
+	}
+	fprintf(f, " %u of %u", reached, probed);
+	for (k = 0; k < c->nhits; k++)
+		if (!c->hits[k].reached && !c->hits[k].unavailable)
+			fprintf(f, "%s%s", missed++ ? ", " : " (not: ", c->hits[k].function);
+	fprintf(f, "%s", missed ? ")" : "");
+	for (k = 0; k < c->nhits; k++)
+		if (c->hits[k].unavailable)
+			fprintf(f, "%s%s", unavailable++ ? ", " : "; not probeable: ", c->hits[k].function);
+	fprintf(f, "%s |", controlled ? "" : " (any task, no idle control)");
+}
+
+/* The load of a group's cells: how many ran through the pass, how the others ended. */
+static void md_load(FILE *f, const struct run *run, const struct group *g)
+{
+	size_t i, alive = 0, dead = 0, unknown = 0, none = 0;
+	double first_death = -1;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) || !c->has_latency ||
+		    c->traced_kernel)
+			continue;
+		switch (c->load.verdict) {
+		case LOAD_ALIVE: alive++; break;
+		case LOAD_UNKNOWN: unknown++; break;
+		case LOAD_NONE: none++; break;
+		case LOAD_DEAD:
+			dead++;
+			if (first_death < 0 || c->load.died_at_s < first_death)
+				first_death = c->load.died_at_s;
+			break;
+		}
+	}
+	if (!alive && !dead && !unknown) {
+		fprintf(f, " %s |", none ? "no load" : "–");
+		return;
+	}
+	if (!alive && !dead) {
+		fprintf(f, " not recorded (%zu cells from before progress lines) |", unknown);
+		return;
+	}
+	fprintf(f, " alive in %zu of %zu", alive, alive + dead + unknown);
+	if (dead)
+		fprintf(f, "; **died or stalled in %zu** (first at %.1f s)", dead, first_death);
+	if (unknown)
+		fprintf(f, "; %zu without progress data", unknown);
+	fprintf(f, " |");
+}
+
+/*
+ * One table cell per function: a group's value in a workload's row,
+ * written as " value |".
+ */
+static void md_cell_max(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " **%s%s**", g->max_censored ? "≥ " : "", spread(buf, sizeof(buf), g->max, g->n));
+	if (g->died + g->load_dead)
+		fprintf(f, " + %zu failed under load", g->died + g->load_dead);
+	fprintf(f, " |");
+}
+
+static void md_cell_blocks(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	if (g->n && g->min_blocks)
+		fprintf(f, " %s (%u+ s each) |", spread(buf, sizeof(buf), g->block_median, g->n), g->min_blocks);
+	else
+		fprintf(f, " – |");
+}
+
+static void md_cell_startup_max(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
+}
+
+/* "≥": the value is the histogram's range, the percentile lies beyond. */
+static void md_cell_p99(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n));
+}
+
+static void md_cell_p999(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n));
+}
+
+static void md_cell_p50(FILE *f, const struct run *run, const struct group *g)
+{
+	char buf[128];
+
+	(void)run;
+	fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n));
+}
+
+static void md_cell_wakeups(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	if (g->steady && g->wakeups_due)
+		fprintf(f, " %llu / %llu (%.0f%%); +%llu skipped, counted by the correction |",
+			g->samples, g->wakeups_due, 100.0 * (double)g->samples / (double)g->wakeups_due,
+			g->wakeups_added);
+	else if (g->n)
+		fprintf(f, " %llu recorded (whole pass; uncorrected percentiles) |", g->samples);
+	else
+		fprintf(f, " – |");
+}
+
+static void md_cell_reps(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	fprintf(f, " %zu / %zu", g->n, g->ncells);
+	if (g->died)
+		fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
+	if (g->load_dead)
+		fprintf(f, " (%zu with a dead load)", g->load_dead);
+	fprintf(f, " |");
+}
+
+/* The worst section a tracer recorded, with its culprit or why it has none. */
+static void md_trace_worst(FILE *f, const struct group *g, const struct trace_worst *t, bool too_long, bool flagged)
+{
+	if (!t)
+		fprintf(f, " – |");
+	else if (too_long)
+		fprintf(f, " %llu: %s (longer than the pass was to last: the guest stalled; see the cell's console) |",
+			(unsigned long long)t->max_us, t->started[0] ? t->started : "?");
+	else if (flagged)
+		fprintf(f, " %llu: %s (**flagged**: over %u× %s, %.0f µs: no latency pass saw it; not a culprit) |",
+			(unsigned long long)t->max_us, t->started[0] ? t->started : "?",
+			TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
+	else
+		fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
+}
+
+static void md_cell_preemptoff(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_trace_worst(f, g, g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL,
+		       g->preemptoff_too_long, g->preemptoff_flagged);
+}
+
+static void md_cell_irqsoff(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_trace_worst(f, g, g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL,
+		       g->irqsoff_too_long, g->irqsoff_flagged);
+}
+
+static void md_cell_traced_max(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_traced_max(f, g);
+}
+
+static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_wakeup(f, g);
+}
+
+static void md_cell_splats(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	fprintf(f, " %u |", g->findings);
+}
+
+static void md_cell_targets(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_targets_reached(f, g);
+}
+
+/* The rows of a workload's table, in order: a label and how to fill a cell. */
+static const struct md_row {
+	const char *label;
+	void (*cell)(FILE *f, const struct run *run, const struct group *g);
+	bool needs_traced;	/* runs from before the plain/traced split have no traced kernel */
+} md_rows[] = {
+	{ "max latency (after the start-up window)", md_cell_max, false },
+	{ "typical worst second (median of per-second maxima)", md_cell_blocks, false },
+	{ "start-up max (inside the window)", md_cell_startup_max, false },
+	{ "p99", md_cell_p99, false },
+	{ "p99.9", md_cell_p999, false },
+	{ "median", md_cell_p50, false },
+	{ "wake-ups recorded / due", md_cell_wakeups, false },
+	{ "repetitions measured / cells", md_cell_reps, false },
+	{ "load through the latency pass", md_load, false },
+	{ "max latency on the traced kernel (one pass: the tracers' cost)", md_cell_traced_max, true },
+	{ "worst wake-up traced (timerlat): culprit", md_cell_wakeup, false },
+	{ "preemptoff worst: culprit", md_cell_preemptoff, false },
+	{ "irqsoff worst: culprit", md_cell_irqsoff, false },
+	{ "kernel splats (count)", md_cell_splats, false },
+	{ "targets reached (verify pass)", md_cell_targets, false },
+};
+
+/* Links to the cells' per-second plots, a line per variant. */
+static void md_series(FILE *f, const struct run *run, const char *workload)
+{
+	char name[512];
+	size_t v, i, n = 0;
+
+	for (v = 0; v < run->nvariants; v++) {
+		size_t links = 0;
+
+		for (i = 0; i < run->ncells; i++) {
+			const struct cell *c = &run->cells[i];
+
+			if (!c->has_series || strcmp(c->variant, run->variants[v]) ||
+			    strcmp(c->workload, workload))
+				continue;
+			if (!n++)
+				fprintf(f, "Per-second maximum over the latency pass, per cell:\n\n");
+			if (!links++)
+				fprintf(f, "- %s:", c->variant);
+			series_name(name, sizeof(name), c);
+			fprintf(f, " [%s](%s/%s.svg)", c->name, run->plots_dir, name);
+		}
+		if (links)
+			fputc('\n', f);
+	}
+	if (n)
+		fputc('\n', f);
+}
+
+/* A ratio with its interval as a table cell ("–" without one). */
+static void md_interval(FILE *f, const struct ratio_ci *ci)
+{
+	char lo[16], hi[16], est[16];
+
+	if (ci && ci->valid && ci->coverage > 0)
+		fprintf(f, " %s× [%s–%s] |", ratio_str(est, sizeof(est), ci->estimate),
+			ratio_str(lo, sizeof(lo), ci->lo), ratio_str(hi, sizeof(hi), ci->hi));
+	else if (ci && ci->valid)
+		fprintf(f, " %s× [no interval] |", ratio_str(est, sizeof(est), ci->estimate));
+	else
+		fprintf(f, " – |");
+}
+
+static void md_workload(FILE *f, const struct run *run, size_t w)
+{
+	const char *workload = run->workloads[w];
+	size_t i, r, v;
+
+	fprintf(f, "## Workload `%s`\n\n|  |", workload);
+	md_variant_columns(f, run, NULL);
+	for (r = 0; r < ARRAY_SIZE(md_rows); r++) {
+		if (md_rows[r].needs_traced && !run->has_traced)
+			continue;
+		fprintf(f, "| %s |", md_rows[r].label);
+		for (v = 0; v < run->nvariants; v++)
+			md_rows[r].cell(f, run, run_group(run, v, w));
+		fputc('\n', f);
+	}
+
+	fprintf(f, "\n| comparison | worst second: ratio [95%% interval] | pass max: ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < run->ncmps; i++) {
+		const struct comparison *cmp = &run->cmps[i];
+
+		if (strcmp(cmp->workload, workload))
+			continue;
+		fprintf(f, "| %s vs %s (%zu vs %zu) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
+		md_interval(f, cmp->by_blocks ? &cmp->ci_blocks : NULL);
+		md_interval(f, &cmp->ci_max);
+		if (!isnan(cmp->ratio_medians))
+			fprintf(f, " %.2f× |", cmp->ratio_medians);
+		else
+			fprintf(f, " – |");
+		if (!isnan(cmp->p_max))
+			fprintf(f, " %.3f |", cmp->p_max);
+		else
+			fprintf(f, " – |");
+		if (!isnan(cmp->p_p99))
+			fprintf(f, " %.3f |", cmp->p_p99);
+		else
+			fprintf(f, " – |");
+		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
+			cmp->verdict, expectation_words(cmp->def->expect), cmp->def->why);
+	}
+	fprintf(f, "\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir, workload);
+	md_series(f, run, workload);
+}
+
+static void md_problems(FILE *f, const struct run *run)
+{
+	size_t i, n = 0;
+	unsigned int k;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		char why[512];
+
+		/* A panic is a finding, and the guest still did not finish. */
+		if ((!strcmp(c->status, "OK") || !strcmp(c->status, "FINDINGS")) && !c->judged.panicked)
+			continue;
+		if (c->reason[0])
+			snprintf(why, sizeof(why), "%s", c->reason);
+		else
+			snprintf(why, sizeof(why), "the kernel panicked%s%s%s", c->hung_step[0] ? " in the " : "",
+				 c->hung_step, c->hung_step[0] ? " pass" : "");
+		if (!n++)
+			fprintf(f, "## Cells that did not finish\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
+		fprintf(f, "| %s/%s/%s | %s | %s%s | `%s/console.log` |\n", c->variant,
+			c->workload, c->name, c->status, why,
+			c->judged.measured ? " (its latency pass had completed: it counts)" : "", cell_rel_dir(run, c));
+	}
+	if (n)
+		fputc('\n', f);
+	n = 0;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		const char *why = c->judged.left_out;
+
+		if (!why)
+			continue;
+		if (!n++)
+			fprintf(f, "## Repetitions left out of the latency statistics\n\n"
+				"Not among a column's measured repetitions; those that failed under their load "
+				"are ranked as the worst maxima in the comparisons.\n\n"
+				"| cell | why | ranked as worst |\n|---|---|---|\n");
+		fprintf(f, "| %s/%s/%s | %s | %s |\n", c->variant, c->workload, c->name, why,
+			c->judged.failed_in_latency ? "yes" : "no");
+	}
+	if (n)
+		fputc('\n', f);
+	n = 0;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		for (k = 0; k < c->nfindings; k++) {
+			if (!n++)
+				fprintf(f, "## Kernel splats\n\n| cell | kind | count | first line |\n|---|---|---|---|\n");
+			fprintf(f, "| %s/%s/%s | %s | %u | `%s` |\n", c->variant, c->workload,
+				c->name, c->findings[k].kind, c->findings[k].count, c->findings[k].line);
+		}
+	}
+	if (n)
+		fputc('\n', f);
+}
+
+static void md_modules(FILE *f, const struct run *run)
+{
+	const struct cell *first = NULL, *const *cells = run->modules_cells;
+	char buf[64];
+	size_t v;
+	unsigned int k;
+
+	/* The first variant's modules cell gives the rows. */
+	for (v = 0; v < run->nvariants && !first; v++)
+		first = cells[v];
+	if (!first)
+		return;
+	fprintf(f, "## Kernel modules: what lockdep sees, what a local lock costs\n\n"
+		"`llcheck` loads once per scenario; *detected* means the kernel itself reported it "
+		"(a splat in that load's kernel log, kind and first line quoted). "
+		"See `kernels/modules/llcheck/llcheck.c`.\n\n| llcheck scenario |");
+	md_variant_columns(f, run, "expected");
+	for (k = 0; k < first->nllcheck; k++) {
+		fprintf(f, "| %s |", first->llcheck[k].scenario);
+		for (v = 0; v < run->nvariants; v++) {
+			const struct cell *c = cells[v];
+			const struct llcheck_result *r = c && k < c->nllcheck ? &c->llcheck[k] : NULL;
+
+			if (!r)
+				fprintf(f, " – |");
+			else if (r->detected)
+				fprintf(f, " **detected**: %s (`%s`) |", r->kind, r->line);
+			else if (!r->loaded)
+				fprintf(f, " load failed |");
+			else
+				fprintf(f, " silent |");
+		}
+		fprintf(f, " %s |\n", scenario_expectation(run, first->llcheck[k].scenario));
+	}
+	/* Scenario c's sections are local_lock_irqsave(): irqs stay on only on PREEMPT_RT. */
+	fprintf(f, "| interrupts off inside local_lock_irqsave() |");
+	for (v = 0; v < run->nvariants; v++) {
+		const struct cell *c = cells[v];
+		const char *irqs = "–";
+
+		for (k = 0; c && k < c->nllcheck; k++)
+			if (!strcmp(c->llcheck[k].scenario, "c"))
+				irqs = c->llcheck[k].irqs_off;
+		fprintf(f, " %s |", irqs);
+	}
+	fprintf(f, " yes, except on PREEMPT_RT (a per-CPU spinlock_t there) |\n\n");
+
+	fprintf(f, "`llbench`: ns per lock/unlock pair, median [min–max] over %u rounds of %u pairs "
+		"(under tcg-icount: instruction time). %s\n\n| operation |",
+		first->nllbench ? first->llbench[0].rounds : 0,
+		first->nllbench ? first->llbench[0].iterations : 0,
+		/* Cells before the plain/traced split (no kernel_flavour) ran on kernels with the tracers. */
+		kv_str(&first->meta, "kernel_flavour", NULL) ?
+		"The modules ran on the plain kernels, without the preemptoff and irqsoff tracers: "
+		"`preempt_disable()` / `preempt_enable()` are inline, as on a production kernel "
+		"(with the tracers' hooks, `CONFIG_TRACE_PREEMPT_TOGGLE`, the pair cost ~104 against ~6 ns)." :
+		"These kernels carry the preemptoff and irqsoff tracers (`CONFIG_TRACE_PREEMPT_TOGGLE=y`), "
+		"which turn each `preempt_disable()` / `preempt_enable()` into out-of-line calls with tracing "
+		"hooks: these figures include that cost, against an empty section of a few ns.");
+	md_variant_columns(f, run, NULL);
+	for (k = 0; k < first->nllbench; k++) {
+		fprintf(f, "| %s |", first->llbench[k].op);
+		for (v = 0; v < run->nvariants; v++) {
+			const struct cell *c = cells[v];
+			const struct llbench_result *b = NULL;
+			unsigned int j;
+
+			for (j = 0; c && j < c->nllbench; j++)
+				if (!strcmp(c->llbench[j].op, first->llbench[k].op))
+					b = &c->llbench[j];
+			if (b)
+				snprintf(buf, sizeof(buf), "%.2f [%.2f–%.2f]", b->median_ns, b->min_ns, b->max_ns);
+			fprintf(f, " %s |", b ? buf : "–");
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+void render_markdown(const struct run *run)
+{
+	FILE *f = render_open(run, "summary.md");
+	size_t w;
+
+	md_header(f, run);
+	for (w = 0; w < run->nworkloads; w++)
+		if (!run->modules_only[w])
+			md_workload(f, run, w);
+	md_modules(f, run);
+	md_problems(f, run);
+	render_close(f, run, "summary.md");
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render.c - what the summary's renderers share: files written whole
+ * (a .tmp renamed into place), a cell's folder as the run names it, and
+ * the values of a meta key over the run.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locklat.h"
+#include "render.h"
+#include "run.h"
+
+FILE *render_open(const struct run *run, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.tmp", run->dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		err_exit_errno(LL_EXIT_FAIL, "create %s", path);
+	return f;
+}
+
+void render_close(FILE *f, const struct run *run, const char *name)
+{
+	char tmp[4096], path[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", run->dir, name);
+	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
+	if (fflush(f) || ferror(f) || fclose(f))
+		err_exit_errno(LL_EXIT_FAIL, "write %s", tmp);
+	if (rename(tmp, path))
+		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
+}
+
+/* Whether the ", "-separated LIST holds ITEM whole ("3" is not in "30"). */
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	const char *p = list;
+
+	for (;;) {
+		if (!strncmp(p, item, n) && (p[n] == '\0' || p[n] == ','))
+			return true;
+		p = strstr(p, ", ");
+		if (!p)
+			return false;
+		p += 2;
+	}
+}
+
+/* A cell's folder relative to the run directory: links in a copied or committed run keep working. */
+const char *cell_rel_dir(const struct run *run, const struct cell *c)
+{
+	size_t n = strlen(run->dir);
+
+	if (!strncmp(c->dir, run->dir, n) && c->dir[n] == '/')
+		return c->dir + n + 1;
+	return c->dir;
+}
+
+/* Distinct values of a meta key over all cells (with latency_only, over the cells with a latency pass), comma-separated. */
+void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size)
+{
+	size_t i, len = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < run->ncells; i++) {
+		const char *v = kv_str(&run->cells[i].meta, key, "?");
+		char quoted[512];
+
+		if (latency_only && !run->cells[i].has_latency)
+			continue;
+
+		snprintf(quoted, sizeof(quoted), "%s%s", len ? ", " : "", v);
+		if (len && list_has(out, v))
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s", quoted);
+		if (len >= size)
+			break;
+	}
+}
+
+void meta_values(const struct run *run, const char *key, char *out, size_t size)
+{
+	meta_values_of(run, key, false, out, size);
+}
+
+/* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-rep<N>. */
+void series_name(char *buf, size_t size, const struct cell *c)
+{
+	snprintf(buf, size, "series-%s-%s-%s", c->variant, c->workload, c->name);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * render.h - the summary's last stage: each output a renderer of the
+ * analysed run (run.h), which it reads and never changes.
+ */
+#ifndef LOCKLAT_RENDER_H
+#define LOCKLAT_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "run.h"
+
+void render_markdown(const struct run *run);	/* summary.md */
+void render_json(const struct run *run);	/* summary.json */
+void render_csv(const struct run *run);		/* summary.csv */
+void render_plot_data(const struct run *run);	/* plot-data/ */
+
+/* Open dir/name.tmp for writing; render_close() renames it into place. */
+FILE *render_open(const struct run *run, const char *name);
+void render_close(FILE *f, const struct run *run, const char *name);
+/* A cell's folder relative to the run directory. */
+const char *cell_rel_dir(const struct run *run, const struct cell *c);
+/* Distinct values of a meta key over the cells (latency_only: those with a latency pass), ", "-separated. */
+void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size);
+void meta_values(const struct run *run, const char *key, char *out, size_t size);
+/* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-<cell>. */
+void series_name(char *buf, size_t size, const struct cell *c);
+
+#endif /* LOCKLAT_RENDER_H */

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - lookups into a struct run (run.h), shared by every stage.
+ */
+#include <string.h>
+
+#include "locklat.h"
+#include "run.h"
+
+/* Each expectation: its name in kernels/comparisons (and summary.json), and in words. */
+static const struct {
+	const char *name, *words;
+} expectations[] = {
+	[EXPECT_OPEN] = { "open", "open (exploratory)" },
+	[EXPECT_SAME] = { "same", "the same" },
+	[EXPECT_LOWER] = { "lower", "lower" },
+	[EXPECT_HIGHER] = { "higher", "higher" },
+	[EXPECT_NOT_HIGHER] = { "not-higher", "lower or the same" },
+	[EXPECT_NOT_LOWER] = { "not-lower", "higher or the same" },
+};
+
+const char *expectation_name(enum expectation e)
+{
+	return expectations[e].name;
+}
+
+int expectation_parse(const char *name)
+{
+	size_t e;
+
+	for (e = 0; e < ARRAY_SIZE(expectations); e++)
+		if (!strcmp(name, expectations[e].name))
+			return (int)e;
+	return -1;
+}
+
+const char *expectation_words(enum expectation e)
+{
+	return expectations[e].words;
+}
+
+/* The line for A vs B on workload: its own, else the "*" one; NULL if none. */
+const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
+						 const char *workload)
+{
+	const struct comparison_def *any = NULL;
+	size_t i;
+
+	for (i = 0; i < run->ndefs; i++) {
+		const struct comparison_def *d = &run->defs[i];
+
+		if (strcmp(d->a, a) || strcmp(d->b, b))
+			continue;
+		if (!strcmp(d->workload, workload))
+			return d;
+		if (!strcmp(d->workload, "*") && !any)
+			any = d;
+	}
+	return any;
+}
+
+const char *scenario_expectation(const struct run *run, const char *scenario)
+{
+	size_t i;
+
+	for (i = 0; i < run->nscenarios; i++)
+		if (!strcmp(run->scenarios[i].name, scenario))
+			return run->scenarios[i].expectation;
+	return "";
+}

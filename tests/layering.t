@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# layering.t - the summary is a one-way pipeline (bench/report/summary/run.h):
+# load -> analyse -> render. Each stage's objects may use only what is
+# defined in its own stage, the data model (run.c, cell.c)
+# and the libraries; a renderer calling into the analysis, or the analysis
+# into a renderer, fails here. Read from the symbols the compiler emits, not
+# from the text, so a call hidden behind a macro counts too.
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+src=$root/bench/report/summary
+command -v nm >/dev/null || tap_skip_all "no nm (binutils)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# stage_of FILE: the stage a source file of the summary belongs to.
+stage_of() {
+	case ${1##*/} in
+	load.c) echo load ;;
+	analyse.c) echo analyse ;;
+	render*.c) echo render ;;
+	summary.c) echo main ;;
+	*) echo model ;;
+	esac
+}
+
+# Which stages each stage may call (the model and libraries always).
+allowed() {
+	case $1 in
+	load) echo "load" ;;
+	analyse) echo "analyse" ;;
+	render) echo "render" ;;
+	main) echo "load analyse render main" ;;
+	esac
+}
+
+files=("$src"/*.c)
+tap_plan $((${#files[@]} + 1))
+cflags=(-std=c11 -Wall -Wextra -Werror -I"$root/lib" -I"$root/bench/report/lib")
+# shellcheck disable=SC2207 # pkg-config prints words to split
+cflags+=($(pkg-config --cflags json-c))
+defs=$tmp/defined
+: >"$defs"
+for f in "${files[@]}"; do
+	o=$tmp/$(basename "$f" .c).o
+	gcc "${cflags[@]}" -c -o "$o" "$f" || { echo "# $f did not compile"; continue; }
+	nm --defined-only "$o" | awk -v s="$(stage_of "$f")" '$2 ~ /^[TDBR]$/ { print $3, s }' >>"$defs"
+done
+tap_result $? "every stage compiles on its own"
+for f in "${files[@]}"; do
+	o=$tmp/$(basename "$f" .c).o
+	stage=$(stage_of "$f")
+	bad=$(nm --undefined-only "$o" 2>/dev/null | awk '{ print $NF }' | sort -u |
+		join - <(sort -u "$defs") | awk -v ok=" $(allowed "$stage") " \
+		'index(ok, " " $2 " ") == 0 && $2 != "model" { print $1 " (" $2 ")" }')
+	tap_is "$bad" "" "$(basename "$f") ($stage) calls only its own stage and the data model"
+done
+exit $((TAP_FAILED > 0))

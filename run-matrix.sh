@@ -37,9 +37,11 @@
 # latency pass on the variant's plain kernel (the statistics need repeated
 # maxima), and one cell "traced", which runs every pass (LOCKLAT_PASSES:
 # latency, timerlat, preemptoff, irqsoff, verify) on its traced kernel: the
-# tracers' hooks lengthen the sections they trace (lib/common.sh). The
-# modules workload is one cell per variant running the kernel modules of
-# kernels/modules (built here against each variant's plain kernel).
+# tracers' hooks lengthen the sections they trace (lib/common.sh). A workload
+# whose file says cells=once gets one cell, rep1, running its own passes
+# (workloads/README.md): the modules workload runs the kernel modules of
+# kernels/modules, built here against each variant's plain kernel when a
+# workload of the run has the modules pass.
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
 
 set -euo pipefail
@@ -199,7 +201,7 @@ matrix_compare() {
 case $accel in kvm) factor=2 ;; tcg-icount) factor=2 ;; tcg) factor=3 ;; esac
 # What earlier cells took: the median wall_seconds of complete cells under
 # results/ with this accelerator, duration and warm-up, by "variant/workload/
-# kind" (cell_kind). Workloads and RT kernels differ by 2-4x, which one factor
+# kind" (cell_kind: the passes). Workloads and RT kernels differ by 2-4x, which one factor
 # cannot say.
 declare -A history_seconds=()
 history_load() {
@@ -209,11 +211,12 @@ history_load() {
 		history_seconds[$key]=$seconds
 	done < <(find "$LOCKLAT_RESULTS" -path '*/*/*/*/meta' -type f -print0 2>/dev/null |
 		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" -v trace="$trace_duration" '
+			function passes_key(p) { gsub(/ /, "+", p); return p }
 			function flush() {
 				if (m["complete"] == 1 && m["accel"] == accel && m["duration_s"] == duration &&
 				    m["warmup_s"] == warmup && m["wall_seconds"] ~ /^[0-9]+$/ &&
 				    (m["passes"] == "latency" || m["trace_duration_s"] == trace))
-					print m["variant"] "/" m["workload"] "/" (m["passes"] == "latency" ? "latency" : m["passes"] == "modules" ? "modules" : "traced"), m["wall_seconds"]
+					print m["variant"] "/" m["workload"] "/" passes_key(m["passes"]), m["wall_seconds"]
 				delete m
 			}
 			FNR == 1 && NR > 1 { flush() }
@@ -227,28 +230,19 @@ history_load
 # The traced cell's passes besides the latency pass (each a warm-up and a
 # trace duration), plus the verify pass's idle control (one more trace duration).
 traced_extra_s=$(( ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration ))
-# cell_kind VARIANT WORKLOAD CELL: what a cell (CELL: its folder, rep<N> or
-# traced) runs, for the history and its passes: latency (a repetition),
-# traced, or modules.
+# cell_kind WORKLOAD CELL: what a cell (CELL: its folder, rep<N> or traced)
+# runs, for the history: its passes, joined by "+" (as history_load keys
+# them).
 cell_kind() {
-	workload_load "$2"
-	if [ "$WORKLOAD_SETUP" = modules ]; then echo modules
-	elif [ "$3" = traced ]; then echo traced
-	else echo latency; fi
+	local passes
+	passes=$(cell_passes "$1" "$2")
+	echo "${passes// /+}"
 }
 cell_seconds() { # VARIANT WORKLOAD CELL
 	local guest=$((duration + warmup)) kind
-	kind=$(cell_kind "$@")
-	[ "$kind" = traced ] && guest=$((guest + traced_extra_s))
+	kind=$(cell_kind "$2" "$3")
+	[ "$kind" = "${LOCKLAT_PASSES// /+}" ] && guest=$((guest + traced_extra_s))
 	echo "${history_seconds[$1/$2/$kind]:-$(( guest * factor + 15 ))}"
-}
-# cell_passes VARIANT WORKLOAD CELL: the passes the cell runs.
-cell_passes() {
-	case $(cell_kind "$@") in
-	modules) echo modules ;;
-	traced) echo "$LOCKLAT_PASSES" ;;
-	*) echo latency ;;
-	esac
 }
 # A tree written by another result layout is not mixed with this one's cells.
 layout_check() {
@@ -277,25 +271,12 @@ cell_done() {
 		[ "$(kv_get "$1/meta" status)" != INFRA ]
 }
 
-# workload_cells W: the cell folders of workload W: rep1..repN and traced
-# (the modules pass: rep1 alone).
-workload_cells() {
-	local r
-	workload_load "$1"
-	if [ "$WORKLOAD_SETUP" = modules ]; then
-		echo rep1
-		return
-	fi
-	for ((r = 1; r <= reps; r++)); do echo "rep$r"; done
-	echo traced
-}
-
 cells=()
 total_s=0
 kept=0
 for v in "${variants[@]}"; do
 	for w in "${workloads[@]}"; do
-		for c in $(workload_cells "$w"); do
+		for c in $(workload_cells "$w" "$reps"); do
 			cells+=("$v $w $c")
 			if cell_done "$out/$v/$w/$c"; then
 				kept=$((kept + 1))
@@ -373,7 +354,7 @@ mkdir -p -- "$out" 2>/dev/null || err_exit "cannot create the output directory $
 probe=$(mktemp -p "$out" .write-probe.XXXXXX 2>/dev/null) ||
 	err_exit "the output directory $out is not writable" 1
 rm -f -- "$probe"
-require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SWAP_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
+require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SCRATCH_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
 if [ ! -f "$out/matrix" ]; then
@@ -401,12 +382,16 @@ progress matrix "building tools"
 stage make -s -C "$LOCKLAT_ROOT" tools >/dev/null
 
 declare -A build_failed=()
+modules_needed=0
+for w in "${workloads[@]}"; do
+	[[ " $(cell_passes "$w" rep1) " == *" modules "* ]] && modules_needed=1
+done
 for v in "${variants[@]}"; do
 	if ! stage "$LOCKLAT_ROOT/kernels/build.sh" "$v"; then
 		logs="$(kernel_dir "$v" plain)/build.log, $(kernel_dir "$v" traced)/build.log"
 		build_failed[$v]="kernel build failed: $logs"
 		warn "variant $v failed to build: its cells are marked INFRA (logs: $logs)"
-	elif ! stage "$LOCKLAT_ROOT/kernels/modules/build.sh" "$v"; then
+	elif [ "$modules_needed" -eq 1 ] && ! stage "$LOCKLAT_ROOT/kernels/modules/build.sh" "$v"; then
 		build_failed[$v/modules]="module build failed: $LOCKLAT_BUILD/modules/$v/"
 		warn "modules for $v failed to build: its modules cell is marked INFRA"
 	fi
@@ -463,9 +448,9 @@ for cell in "${cells[@]}"; do
 	fi
 	rm -rf "$dir"
 	remaining_s=$((remaining_s - $(cell_seconds "$v" "$w" "$c")))
-	workload_load "$w"
+	passes=$(cell_passes "$w" "$c")
 	failed=${build_failed[$v]:-}
-	[ "$WORKLOAD_SETUP" = modules ] && failed=${failed:-${build_failed[$v/modules]:-}}
+	[[ " $passes " == *" modules "* ]] && failed=${failed:-${build_failed[$v/modules]:-}}
 	if [ -n "$failed" ]; then
 		cell_failed_build "$dir" "$v" "$w" "$r" "$failed"
 		continue
@@ -478,7 +463,6 @@ for cell in "${cells[@]}"; do
 		wait -n || true
 	done
 	pin=$(seq -s, $((s * per_cell)) $((s * per_cell + per_cell - 1)))
-	passes=$(cell_passes "$v" "$w" "$c")
 	progress matrix "cell $i/${#cells[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (remaining_s / jobs + 59) / 60 )) min after it"
 	slot_log[$s]=$out/logs/$v-$w-$c.log
 	# The cell dies with this script, even by SIGKILL, and its QEMU with it

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # build.sh - build locklat kernel variants from Debian's linux-source-6.12.
 #
-# Usage: kernels/build.sh [-j JOBS] [--list] [--flavour F] [--only TARGETS] [VARIANT...]
+# Usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [VARIANT...]
 #
 # For each variant (a file in kernels/variants/; when none is named, those
 # the matrix runs: all but the ones whose file says matrix=no) and each of its
 # two kernels (LOCKLAT_FLAVOURS: plain, and traced with tracers.config merged
 # last): extract the pristine tree once, give the kernel its own source tree
 # (hard links into the pristine one, the variant's patches applied), merge
-# its Kconfig fragments onto allnoconfig with the tree's merge_config.sh,
+# the workloads' Kconfig fragments (workloads/<name>/config) and its own onto
+# allnoconfig with the tree's merge_config.sh,
 # check that every requested option stuck, build bzImage out of tree with
 # ccache, and write the kernel's manifest. Everything lands under build/
 # (ignored by git). Later stages read only the manifest:
@@ -37,9 +38,10 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: kernels/build.sh [-j JOBS] [--list] [--flavour F] [--only TARGETS] [VARIANT...]
+usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [VARIANT...]
   -j JOBS         parallel make jobs (default: nproc = $(nproc))
   --list          print the known variants and exit
+  --fragments     print each kernel's Kconfig fragments in merge order and exit
   --flavour F     build only the plain or the traced kernel of each variant
                   (default: both; with --only: plain)
   --only TARGETS  build only these make targets (e.g. objects), no manifest
@@ -49,6 +51,7 @@ EOF
 
 jobs=$(nproc)
 only=''
+fragments_only=0
 flavours=''
 variants=()
 while [ $# -gt 0 ]; do
@@ -57,6 +60,7 @@ while [ $# -gt 0 ]; do
 		jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
 	--list) known_variants; exit 0 ;;
+	--fragments) fragments_only=1 ;;
 	--only) [ $# -ge 2 ] || err_exit "--only needs make targets" 2
 		only=$2; shift ;;
 	--flavour) [ $# -ge 2 ] || err_exit "--flavour needs plain or traced" 2
@@ -80,6 +84,17 @@ if [ ${#variants[@]} -eq 0 ]; then
 	mapfile -t variants < <(matrix_variants)
 fi
 
+# kernel_configs FLAVOUR: the fragments of the loaded variant's kernel of
+# that flavour, in merge order (a later one wins): the workloads' (what each
+# needs, lib/common.sh: workload_fragments), the variant's own, and for the
+# traced kernel the tracers'.
+kernel_configs() {
+	local configs
+	configs="$(workload_fragments | tr '\n' ' ')$VARIANT_CONFIGS"
+	[ "$1" = plain ] || configs="$configs $LOCKLAT_TRACERS_CONFIG"
+	printf '%s\n' "$configs"
+}
+
 # Validate every named variant before any work starts.
 for v in "${variants[@]}"; do
 	variant_load "$v"
@@ -87,11 +102,24 @@ for v in "${variants[@]}"; do
 		[ -f "$LOCKLAT_PATCHES_DIR/$p/series" ] ||
 			err_exit "variant $v: no patch series '$p' (kernels/patches/$p/series)" 2
 	done
-	for c in $VARIANT_CONFIGS $LOCKLAT_TRACERS_CONFIG; do
-		[ -f "$LOCKLAT_CONFIGS_DIR/$c.config" ] ||
-			err_exit "variant $v: no config fragment kernels/configs/$c.config" 2
+	for c in $(kernel_configs traced); do
+		[ -f "$(fragment_path "$c")" ] ||
+			err_exit "variant $v: no config fragment $(fragment_path "$c")" 2
 	done
 done
+if [ "$fragments_only" -eq 1 ]; then
+	for v in "${variants[@]}"; do
+		variant_load "$v"
+		for f in $flavours; do
+			printf '%s:' "$(kernel_name "$v" "$f")"
+			for c in $(kernel_configs "$f"); do
+				printf ' %s' "$(fragment_path "$c")"
+			done
+			printf '\n'
+		done
+	done
+	exit 0
+fi
 
 [ -r "$LOCKLAT_KERNEL_TARBALL" ] ||
 	err_exit "$LOCKLAT_KERNEL_TARBALL not found: install the Debian package $LOCKLAT_KERNEL_PACKAGE (make deps)"
@@ -243,7 +271,7 @@ config_generate() {
 	local v=$1 obj tree frags=() c inputs report
 	obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
 	for c in $KERNEL_CONFIGS; do
-		frags+=("$LOCKLAT_CONFIGS_DIR/$c.config")
+		frags+=("$(fragment_path "$c")")
 	done
 	inputs=$( { cat "$tree/.locklat-patches"; for c in "${frags[@]}"; do
 		printf '%s %s\n' "$(sha256_of "$c")" "$(basename "$c")"; done; } )
@@ -378,7 +406,7 @@ manifest_write() {
 		done < <(series_files "$s")
 	done
 	for c in $KERNEL_CONFIGS; do
-		kv_write "$m" "config_fragment_sha256.$c" "$(sha256_of "$LOCKLAT_CONFIGS_DIR/$c.config")"
+		kv_write "$m" "config_fragment_sha256.$c" "$(sha256_of "$(fragment_path "$c")")"
 	done
 	mv "$m" "$dir/manifest"
 }
@@ -441,8 +469,7 @@ source_extract
 for VARIANT_NAME in "${variants[@]}"; do
 	variant_load "$VARIANT_NAME"
 	for KERNEL_FLAVOUR in $flavours; do
-		KERNEL_CONFIGS=$VARIANT_CONFIGS
-		[ "$KERNEL_FLAVOUR" = plain ] || KERNEL_CONFIGS="$KERNEL_CONFIGS $LOCKLAT_TRACERS_CONFIG"
+		KERNEL_CONFIGS=$(kernel_configs "$KERNEL_FLAVOUR")
 		kernel_build "$(kernel_name "$VARIANT_NAME" "$KERNEL_FLAVOUR")"
 	done
 done

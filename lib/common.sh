@@ -216,6 +216,29 @@ known_workloads() {
 	done | LC_ALL=C sort
 }
 
+# workload_fragments: the workloads' Kconfig fragments, "workload-<name>" for
+# each workload with a workloads/<name>/config (kselftest-style: the options
+# it needs), one per line. kernels/build.sh merges them into every kernel
+# before the variant's own fragments, which win where they differ: a kernel
+# serves every workload, so its configuration does not depend on which ones
+# a run picks.
+workload_fragments() {
+	local w
+	for w in $(known_workloads); do
+		[ -f "$LOCKLAT_WORKLOADS_DIR/$w/config" ] && printf 'workload-%s\n' "$w"
+	done
+	return 0
+}
+
+# fragment_path NAME: the file of a Kconfig fragment: workload-<w> is
+# workloads/<w>/config, any other name kernels/configs/<name>.config.
+fragment_path() {
+	case $1 in
+	workload-*) printf '%s/%s/config\n' "$LOCKLAT_WORKLOADS_DIR" "${1#workload-}" ;;
+	*) printf '%s/%s.config\n' "$LOCKLAT_CONFIGS_DIR" "$1" ;;
+	esac
+}
+
 # default_workloads: those whose file says default=yes, one per line.
 default_workloads() {
 	local w
@@ -226,13 +249,15 @@ default_workloads() {
 }
 
 # workload_load NAME: NAME's workload file into WORKLOAD_SETUP,
-# WORKLOAD_TARGETS, WORKLOAD_COMMAND, WORKLOAD_DESCRIPTION; status 1 if
-# unknown, and an error for a key the format does not have.
+# WORKLOAD_TARGETS, WORKLOAD_COMMAND, WORKLOAD_DESCRIPTION, WORKLOAD_CELLS
+# and WORKLOAD_PASSES (workloads/README.md); status 1 if unknown, and an
+# error for a key the format does not have or a value it cannot take.
 workload_load() {
-	local file=$LOCKLAT_WORKLOADS_DIR/$1/workload key value
+	local file=$LOCKLAT_WORKLOADS_DIR/$1/workload key value p
 	case $1 in '' | *[!A-Za-z0-9_-]*) return 1 ;; esac
 	[ -f "$file" ] || return 1
 	WORKLOAD_SETUP=none WORKLOAD_TARGETS=- WORKLOAD_COMMAND=- WORKLOAD_DESCRIPTION=
+	WORKLOAD_CELLS=repetitions WORKLOAD_PASSES=-
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
@@ -240,11 +265,46 @@ workload_load() {
 		setup) WORKLOAD_SETUP=$value ;;
 		targets) WORKLOAD_TARGETS=$value ;;
 		command) WORKLOAD_COMMAND=$value ;;
+		cells) WORKLOAD_CELLS=$value ;;
+		passes) WORKLOAD_PASSES=$value ;;
 		default) ;;	# default_workloads'
 		*) err_exit "$file: unknown key '$key'" 2 ;;
 		esac
 	done <"$file"
+	case $WORKLOAD_CELLS in
+	repetitions) ;;
+	once) [ "$WORKLOAD_PASSES" != - ] || err_exit "$file: cells=once needs its passes (passes=...)" 2 ;;
+	*) err_exit "$file: cells=$WORKLOAD_CELLS: want repetitions or once" 2 ;;
+	esac
+	if [ "$WORKLOAD_PASSES" != - ]; then
+		for p in $WORKLOAD_PASSES; do
+			is_pass "$p" || err_exit "$file: unknown pass '$p' (known: $LOCKLAT_PASSES_KNOWN)" 2
+		done
+	fi
 	return 0
+}
+
+# workload_cells NAME REPS: the cell folders a run makes of workload NAME:
+# rep1..repREPS and traced (cells=repetitions), or rep1 (cells=once).
+workload_cells() {
+	local r
+	workload_load "$1" || return 1
+	if [ "$WORKLOAD_CELLS" = once ]; then
+		echo rep1
+		return 0
+	fi
+	for ((r = 1; r <= $2; r++)); do echo "rep$r"; done
+	echo traced
+}
+
+# cell_passes NAME CELL: the passes of workload NAME's cell CELL (a folder of
+# workload_cells): the workload's own passes when it names them; else every
+# pass (LOCKLAT_PASSES) for the traced cell, the latency pass for a repetition.
+cell_passes() {
+	workload_load "$1" || return 1
+	if [ "$WORKLOAD_PASSES" != - ]; then echo "$WORKLOAD_PASSES"
+	elif [ "$2" = traced ]; then echo "$LOCKLAT_PASSES"
+	else echo latency; fi
 }
 
 # trim STRING: without leading and trailing white space.
@@ -309,10 +369,11 @@ LOCKLAT_CELL_SPACE_MIB=${LOCKLAT_CELL_SPACE_MIB:-8}
 # shared CPU.
 LOCKLAT_HEARTBEAT_S=${LOCKLAT_HEARTBEAT_S:-5}
 LOCKLAT_SILENCE_S=${LOCKLAT_SILENCE_S:-$((LOCKLAT_HEARTBEAT_S * 30))}
-# The scratch disk of the swapdisk setup: swap whose writes complete in the
-# virtio-blk interrupt (zram completes them before returning). Sparse; what the
-# guest writes takes host disk until the cell ends and removes it.
-LOCKLAT_SWAP_DISK_MIB=${LOCKLAT_SWAP_DISK_MIB:-128}
+# The scratch disk a setup kind may ask for (bench/guest/setup/<kind>/disk:
+# scratch=yes; the swapdisk setup's swap, whose writes complete in the
+# virtio-blk interrupt). Sparse; what the guest writes takes host disk until
+# the cell ends and removes it.
+LOCKLAT_SCRATCH_DISK_MIB=${LOCKLAT_SCRATCH_DISK_MIB:-128}
 
 # The passes of a cell, in the order the guest runs them (bench/guest/init):
 # LOCKLAT_PASSES is what a traced cell runs (repetitions: latency alone),

@@ -131,15 +131,15 @@ tap_is "$?" "$CELL_EXIT_INFRA" "a variant that is not built: infrastructure erro
 tap_like "$out" "variant $variant is not built .*make kernels VARIANTS=$variant" "the error says how to build it"
 
 # Every workload, a few seconds each, as one small run: each a traced cell
-# (all passes, the traced kernel), the modules workload its rep1.
+# (all passes, the traced kernel), the modules workload (cells=once) its rep1.
 mapfile -t workloads < <(known_workloads)
 run=$tmp/run
 slot=0
 pids=()
-# cell_of W: the cell folder of workload W in this run.
+# cell_of W: the cell folder of workload W in this run: with no
+# repetitions, the traced cell, or the one cell of a cells=once workload.
 cell_of() {
-	workload_load "$1"
-	if [ "$WORKLOAD_SETUP" = modules ]; then echo rep1; else echo traced; fi
+	workload_cells "$1" 0
 }
 for w in "${workloads[@]}"; do
 	# A heartbeat every guest second, so that a 2 s pass shows some.

@@ -4,7 +4,8 @@
 #
 # Usage: bench/guest/mkinitramfs.sh [--print-inputs]
 #
-# Contents: busybox (static) and its applets, the guest init, the host's
+# Contents: busybox (static) and its applets, the guest init with its
+# library and the setup kinds' scripts (bench/guest/setup/), the host's
 # cyclictest, stress-ng, trace-cmd and rtla with every shared library ldd names and
 # the dynamic loader, the workload binaries from build/guest-bin/ and the
 # workload list. The image is build/initramfs/initramfs-<hash>.cpio.gz where
@@ -43,6 +44,11 @@ input_files() {
 	local f
 	echo "bin/busybox $busybox"
 	echo "init $LOCKLAT_ROOT/bench/guest/init"
+	echo "lib/locklat/lib.sh $LOCKLAT_ROOT/bench/guest/lib.sh"
+	for f in "$LOCKLAT_ROOT"/bench/guest/setup/*/run; do
+		f=${f%/run}
+		echo "lib/locklat/setup/${f##*/} $f/run"
+	done
 	for f in "${host_programs[@]}"; do
 		echo "usr/bin/${f##*/} $f"
 	done

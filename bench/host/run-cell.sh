@@ -12,7 +12,8 @@
 #                     the latency pass's)
 #   --warmup S        seconds the workload runs before a pass measures (default 2)
 #   --passes LIST     space-separated, from: latency timerlat preemptoff
-#                     irqsoff verify modules (default: all but modules;
+#                     irqsoff verify modules (default: the workload's
+#                     passes= if it has one, else all but modules;
 #                     LOCKLAT_PASSES in lib/common.sh). With timerlat,
 #                     preemptoff or irqsoff the cell boots the variant's
 #                     traced kernel (<variant>+tracers), else (and for
@@ -47,7 +48,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
-passes=$LOCKLAT_PASSES accel=auto cpus='' pin='' mem=512
+passes=$LOCKLAT_PASSES passes_given=0 accel=auto cpus='' pin='' mem=512
 deadline='' initramfs='' step_budget='' silence_s='' function_trace=0
 overcommit=()
 while [ $# -gt 0 ]; do
@@ -66,7 +67,7 @@ while [ $# -gt 0 ]; do
 	--duration) duration=$2 ;;
 	--trace-duration) trace_duration=$2 ;;
 	--warmup) warmup=$2 ;;
-	--passes) passes=$2 ;;
+	--passes) passes=$2 passes_given=1 ;;
 	--rep) rep=$2 ;;
 	--accel) accel=$2 ;;
 	--cpus) cpus=$2 ;;
@@ -109,8 +110,13 @@ fi
 setup_name=${WORKLOAD_SETUP:-none}
 setup_arg=''
 case $setup_name in *:*) setup_arg=${setup_name#*:} setup_name=${setup_name%%:*} ;; esac
-# The modules workload is the modules pass alone.
-[ "$setup_name" = modules ] && passes=modules
+# A workload that names its passes (workloads/README.md: passes=) runs those
+# unless --passes says otherwise.
+[ "$passes_given" -eq 1 ] || [ -z "$workload" ] || [ "$WORKLOAD_PASSES" = - ] || passes=$WORKLOAD_PASSES
+if [ -n "$workload" ] && [ "$setup_name" != none ] &&
+	[ ! -f "$LOCKLAT_ROOT/bench/guest/setup/$setup_name/run" ]; then
+	usage_error "workload $workload: unknown setup '$setup_name' (known: none $(cd "$LOCKLAT_ROOT/bench/guest/setup" && printf '%s ' */ | tr -d /))"
+fi
 if ! is_variant "$variant"; then
 	usage_error "unknown variant '$variant'; known: $(known_variants | tr '\n' ' ')"
 fi
@@ -205,17 +211,19 @@ job_write
 # The results channel: a raw disk the guest writes a tar archive onto.
 truncate -s "${LOCKLAT_RESULTS_DISK_MIB}M" "$partial/results.img"
 disks=(--disk "locklat-results=$partial/results.img")
-# A setup that needs data has workloads/<setup>/image.sh; its image becomes a
-# read-only disk the guest finds by the serial locklat-<setup>.
-if [ -n "$workload" ] && [ -x "$LOCKLAT_ROOT/workloads/$setup_name/image.sh" ]; then
-	image=$("$LOCKLAT_ROOT/workloads/$setup_name/image.sh" ${setup_arg:+"$setup_arg"}) ||
-		err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
-	disks+=(--disk "locklat-$setup_name=$image:ro")
-fi
-# The swapdisk setup: an empty scratch disk, which the guest makes its swap.
-if [ "$setup_name" = swapdisk ]; then
-	truncate -s "${LOCKLAT_SWAP_DISK_MIB}M" "$partial/swap.img"
-	disks+=(--disk "locklat-swapdisk=$partial/swap.img")
+# The disk a setup kind asks for (bench/guest/setup/<kind>/disk): a read-only
+# image its script builds, or an empty scratch disk.
+setup_disk=$LOCKLAT_ROOT/bench/guest/setup/$setup_name/disk
+if [ -n "$workload" ] && [ -f "$setup_disk" ]; then
+	serial=$(kv_get "$setup_disk" serial) || err_exit "$setup_disk: no serial=" "$CELL_EXIT_INFRA"
+	if image_cmd=$(kv_get "$setup_disk" image); then
+		image=$("$LOCKLAT_ROOT/$image_cmd" ${setup_arg:+"$setup_arg"}) ||
+			err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
+		disks+=(--disk "$serial=$image:ro")
+	elif [ "$(kv_get "$setup_disk" scratch)" = yes ]; then
+		truncate -s "${LOCKLAT_SCRATCH_DISK_MIB}M" "$partial/scratch.img"
+		disks+=(--disk "$serial=$partial/scratch.img")
+	fi
 fi
 
 # Wall-clock deadline: guest time runs 2-4x slower than wall time under
@@ -250,7 +258,7 @@ fi
 # holds, and tar says what went wrong.
 results_status=0
 tar -xf "$partial/results.img" -C "$partial/guest" 2>"$partial/results-tar.err" || results_status=$?
-rm -f "$partial/results.img" "$partial/initrd.img" "$partial/swap.img"
+rm -f "$partial/results.img" "$partial/initrd.img" "$partial/scratch.img"
 # The splats of each module load on their own: what llcheck's scenarios show.
 for f in "$partial"/guest/modules/*.dmesg; do
 	[ -f "$f" ] || continue

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# data.t - workloads and setup kinds are data every stage reads: each
+# workload file loads and names a setup kind that exists; each setup kind's
+# guest script parses and its disk file names what the host must attach;
+# each workload's Kconfig fragment (workloads/<name>/config) is a fragment
+# and reaches every kernel's merge, before the variant's own; cells=once and
+# passes= give the modules workload its one cell; bad values stop with one
+# line and exit 2.
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../lib/common.sh
+. "$root/lib/common.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+setups=$root/bench/guest/setup
+tap_plan 15
+
+bad=''
+for w in $(known_workloads); do
+	( workload_load "$w" ) >/dev/null 2>&1 || { bad="$bad $w(load)"; continue; }
+	workload_load "$w"
+	kind=${WORKLOAD_SETUP%%:*}
+	[ "$kind" = none ] || [ -f "$setups/$kind/run" ] || bad="$bad $w(setup $kind)"
+done
+tap_is "$bad" "" "every workload file loads and names a setup kind of bench/guest/setup/"
+
+bad=''
+for d in "$setups"/*/; do
+	d=${d%/}
+	[ -x "$d/run" ] && sh -n "$d/run" || bad="$bad ${d##*/}/run"
+	[ -f "$d/disk" ] || continue
+	kv_get "$d/disk" serial >/dev/null || bad="$bad ${d##*/}/disk(serial)"
+	if img=$(kv_get "$d/disk" image); then
+		[ -x "$root/$img" ] || bad="$bad ${d##*/}/disk(image $img)"
+	elif [ "$(kv_get "$d/disk" scratch)" != yes ]; then
+		bad="$bad ${d##*/}/disk(neither image nor scratch)"
+	fi
+done
+tap_is "$bad" "" "every setup kind's run parses and its disk file names a serial and an image or a scratch disk"
+
+bad=''
+for f in "$root"/workloads/*/config; do
+	grep -Evq '^(#.*|CONFIG_[A-Z0-9_]+=.+|)$' "$f" && bad="$bad ${f#"$root"/}"
+done
+tap_is "$bad" "" "every workloads/*/config holds only CONFIG_ lines and comments"
+
+# Every kernel merges every workload's fragment, before its variant's own.
+frags=$("$root/kernels/build.sh" --fragments --flavour traced rt)
+want=$(for w in $(known_workloads); do
+	[ -f "$root/workloads/$w/config" ] && printf ' %s' "$root/workloads/$w/config"
+done)
+tap_is "$frags" "rt+tracers:$want $LOCKLAT_CONFIGS_DIR/guest-base.config $LOCKLAT_CONFIGS_DIR/rt.config $LOCKLAT_CONFIGS_DIR/tracers.config" \
+	"kernels/build.sh --fragments: the workloads' fragments, then the variant's, then the tracers'"
+
+# A workload added with a config: the kernels take its fragment, nothing else touched.
+cp -a "$root/workloads" "$tmp/workloads"
+mkdir -p "$tmp/workloads/extra"
+printf '%s\n' "description=extra" setup=none targets=- command=- default=no >"$tmp/workloads/extra/workload"
+printf '%s\n' "# extra's options" CONFIG_SYSVIPC=y >"$tmp/workloads/extra/config"
+frags=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads "$root/kernels/build.sh" --fragments --flavour plain baseline)
+tap_like "$frags" "^baseline: .*$tmp/workloads/extra/config .*/guest-base.config " \
+	"a new workload's config is merged into the kernels, before guest-base"
+rm "$tmp/workloads/extra/workload"
+frags=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads "$root/kernels/build.sh" --fragments --flavour plain baseline)
+tap_like "$frags" "^baseline: $tmp/workloads/cnproc/config .*/preempt.config\$" "without its workload file the folder is no workload..."
+case $frags in *extra*) tap_result 1 "...and its config is not merged" ;; *) tap_result 0 "...and its config is not merged" ;; esac
+
+# The cells of a workload: repetitions and a traced cell, or one cell.
+tap_is "$(workload_cells squashfs 2 | tr '\n' ' ')" "rep1 rep2 traced " "squashfs (cells=repetitions): rep1..repN and traced"
+tap_is "$(workload_cells modules 2 | tr '\n' ' ')" "rep1 " "modules (cells=once): rep1 alone"
+tap_is "$(cell_passes squashfs rep1):$(cell_passes squashfs traced)" "latency:$LOCKLAT_PASSES" \
+	"a repetition runs the latency pass, the traced cell every pass"
+tap_is "$(cell_passes modules rep1)" modules "the modules workload runs the passes its file names"
+
+# Bad values: one line, exit 2.
+mkdir -p "$tmp/workloads/bad"
+printf '%s\n' setup=none cells=twice >"$tmp/workloads/bad/workload"
+err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads bash -c '. "$1/lib/common.sh"; workload_load bad' _ "$root" 2>&1)
+tap_is "$?:$(printf '%s\n' "$err" | wc -l)" "2:1" "cells=twice: exit 2, one line ($err)"
+printf '%s\n' setup=none cells=once passes="latency frobnicate" >"$tmp/workloads/bad/workload"
+err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads bash -c '. "$1/lib/common.sh"; workload_load bad' _ "$root" 2>&1)
+tap_like "$?:$err" "^2:.*unknown pass 'frobnicate'" "an unknown pass: exit 2, named"
+printf '%s\n' setup=tmpfs targets=- command=- >"$tmp/workloads/bad/workload"
+err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads "$root/bench/host/run-cell.sh" --variant baseline --workload bad \
+	--out "$tmp/cell" 2>&1)
+tap_like "$?:$err" "^2:.*unknown setup 'tmpfs'" "run-cell.sh: a workload with an unknown setup kind: exit 2, named"
+
+# The guest image carries the guest library and every setup kind.
+if [ -x "$LOCKLAT_BUILD/rtla/rtla" ]; then
+	inputs=$("$root/bench/guest/mkinitramfs.sh" --print-inputs)
+	missing=''
+	for d in "$setups"/*/; do
+		d=${d%/}
+		grep -qx "lib/locklat/setup/${d##*/} $d/run" <<<"$inputs" || missing="$missing ${d##*/}"
+	done
+	grep -qx "lib/locklat/lib.sh $root/bench/guest/lib.sh" <<<"$inputs" || missing="$missing lib.sh"
+	tap_is "$missing" "" "the initramfs holds bench/guest/lib.sh and every setup kind's script"
+else
+	echo "ok $((TAP_N + 1)) # SKIP no rtla built yet (make kernels): mkinitramfs.sh cannot list its inputs"
+	TAP_N=$((TAP_N + 1))
+fi
+tap_done

@@ -10,8 +10,9 @@ VARIANTS ?=
 # The run summary and plots read; default the newest run of run-matrix.sh.
 RUN ?= results/latest
 
-# C tools, each with its own library and the common one (lib/locklat.c):
-#   bench/host/<tool>/    host side of the QEMU boundary (qmp, guard)
+# C tools, each with its own library and the common one (lib/: locklat.c,
+# table.c, the reader of kernels/' '|' data files):
+#   bench/host/<tool>/    host side of the QEMU boundary (qmp, guard, table)
 #                         -> build/bin/locklat-<tool>, with json-c (the guard
 #                         with nothing: it must build before the packages)
 #   bench/report/<tool>/  the report stage (summary, power)
@@ -23,8 +24,8 @@ CC := gcc
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -Ilib
 BIN := build/bin
 GUEST_BIN := build/guest-bin
-COMMON_SRC := lib/locklat.c
-COMMON_HDR := lib/locklat.h
+COMMON_SRC := $(wildcard lib/*.c)
+COMMON_HDR := $(wildcard lib/*.h)
 REPORT_LIB_SRC := $(wildcard bench/report/lib/*.c)
 REPORT_LIB_HDR := $(wildcard bench/report/lib/*.h)
 WORKLOAD_LIB_SRC := $(wildcard workloads/lib/*.c)

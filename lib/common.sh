@@ -201,10 +201,11 @@ require_disk_space() {
 LOCKLAT_WORKLOADS_DIR=${LOCKLAT_WORKLOADS_DIR:-$LOCKLAT_ROOT/workloads}
 
 # table_names FILE: the first field of each line of a '|'-separated data file
-# (the llcheck scenarios), trimmed; comments and blank lines skipped.
+# of kernels/, read by locklat-table (lib/table.c, the summary's reader too).
 table_names() {
-	awk -F'|' '/^[[:space:]]*(#|$)/ { next }
-		{ gsub(/^[[:space:]]+|[[:space:]]+$/, "", $1); print $1 }' "$1"
+	local table=$LOCKLAT_ROOT/build/bin/locklat-table
+	[ -x "$table" ] || err_exit "$table not built: run 'make tools'" 70
+	"$table" "$1"
 }
 
 # known_workloads: the workloads, one per line: the folders of workloads/

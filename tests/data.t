@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 setups=$root/bench/guest/setup
-tap_plan 15
+tap_plan 17
 
 bad=''
 for w in $(known_workloads); do
@@ -85,6 +85,14 @@ printf '%s\n' setup=tmpfs targets=- command=- >"$tmp/workloads/bad/workload"
 err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads "$root/bench/host/run-cell.sh" --variant baseline --workload bad \
 	--out "$tmp/cell" 2>&1)
 tap_like "$?:$err" "^2:.*unknown setup 'tmpfs'" "run-cell.sh: a workload with an unknown setup kind: exit 2, named"
+
+# The one reader of kernels/' '|' files from the shell (lib/table.c, as the summary).
+table=$root/build/bin/locklat-table
+printf '%s\n' '# a comment' '' '  a | first | x ' 'no bar here' 'b|second|y|z' ' # c | not | data' >"$tmp/table"
+tap_is "$("$table" "$tmp/table" | tr '\n' ' ')/$("$table" --field 4 "$tmp/table" | tr '\n' ' ')" "a b /z " \
+	"locklat-table: fields trimmed; comments (indented too), blank and bar-less lines skipped"
+err=$("$table" --field 0 "$tmp/table" 2>&1)
+tap_like "$?:$err" "^2:.*--field wants" "locklat-table --field 0: exit 2, says so"
 
 # The guest image carries the guest library and every setup kind.
 if [ -x "$LOCKLAT_BUILD/rtla/rtla" ]; then

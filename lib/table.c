@@ -8,8 +8,8 @@
 #include "table.h"
 
 /*
- * The '|'-separated fields of a line of one of our data files (comments and
- * lines without '|' give 0), trimmed, into fields[0..max); the last field
+ * The '|'-separated fields of a line of one of our data files (comments,
+ * also indented ones, and lines without '|' give 0), trimmed, into fields[0..max); the last field
  * keeps any further '|'. Returns how many were found.
  */
 size_t table_fields(char *line, char **fields, size_t max)
@@ -17,7 +17,7 @@ size_t table_fields(char *line, char **fields, size_t max)
 	size_t n = 0;
 	char *p = line, *bar, *e;
 
-	if (line[0] == '#' || !strchr(line, '|'))
+	if (line[strspn(line, " \t")] == '#' || !strchr(line, '|'))
 		return 0;
 	line[strcspn(line, "\n")] = '\0';
 	while (n < max) {

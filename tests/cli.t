@@ -31,7 +31,15 @@ tap_result $? "--dry-run exits 0"
 tap_like "$out" "accel tcg-icount; $(nproc) cell\(s\) at once" "--jobs defaults to one cell per host CPU under tcg-icount"
 "$rm_" --help | grep -q 'one per host CPU under'
 tap_result $? "and --help says so"
-tap_like "$out" "cells: +80 in $tmp/fresh: 80 to run, 0 complete" "default plan: 5 variants x (3 workloads x (4 reps + 1 traced cell) + 1 modules cell)"
+# The default plan's size, from the data: the matrix's variants times the
+# cells of each default workload (its repetitions and traced cell, or one).
+per_variant=0
+for w in $(default_workloads); do
+	per_variant=$((per_variant + $(workload_cells "$w" 4 | wc -l)))
+done
+n=$(( $(matrix_variants | wc -l) * per_variant ))
+tap_like "$out" "cells: +$n in $tmp/fresh: $n to run, 0 complete" \
+	"default plan: $(matrix_variants | wc -l) variants x $per_variant cells of the default workloads ($n)"
 tap_like "$out" 'estimated: +[0-9]+ min' "the plan has an estimate"
 [ ! -e "$tmp/fresh" ]
 tap_result $? "--dry-run creates nothing"

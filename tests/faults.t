@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/lib/common.sh"
 [ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
 stages=(packages kernels initramfs cell summary plots)
-tap_plan $(( ${#stages[@]} * 3 + 5 ))
+tap_plan $(( ${#stages[@]} * 3 + 6 ))
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -80,16 +80,21 @@ tap_result $? "a run with an empty meta finishes"
 grep -q '^complete=1$' "$run/baseline/idle/rep2/meta" && ! grep -q 'baseline/idle/rep2: kept' "$tmp/rerun-empty.log"
 tap_result $? "the cell with the empty meta was redone, not kept"
 
-# A workload added as a folder, nothing else touched: the default plan, a
-# run and its summary pick it up.
+# A workload added as a folder and a variant added as a file (lockdep on
+# PREEMPT_RT), nothing else touched: the default plan, a run and its
+# summary pick them up.
 mkdir -p "$copy/workloads/extra"
 printf '%s\n' "description=a workload added by faults.t" setup=none targets=- command=- default=yes \
 	>"$copy/workloads/extra/workload"
-plan=$("$copy/run-matrix.sh" --dry-run --variants baseline --out "$tmp/run-extra" 2>&1)
+printf '%s\n' "description=local_lock on PREEMPT_RT under lockdep" "patches=baseline local-lock" \
+	"configs=guest-base rt lockdep" bootargs= >"$copy/kernels/variants/lockdep-rt"
+plan=$("$copy/run-matrix.sh" --dry-run --out "$tmp/run-extra" 2>&1)
 tap_like "$plan" "workloads: +extra lru modules squashfs zram\$" "the default plan takes the new workload (default=yes)"
-"$copy/run-matrix.sh" --variants baseline --workloads extra --reps 1 --duration 1 --warmup 1 \
+tap_like "$plan" "variants: +.* lockdep-rt( |\$)" "and the new variant"
+"$copy/run-matrix.sh" --variants baseline,lockdep-rt --workloads extra --reps 1 --duration 1 --warmup 1 \
 	--accel tcg-icount --jobs 1 --out "$tmp/run-extra" >"$tmp/run-extra.log" 2>&1
-tap_result $? "a run of it finishes$(tail -n 1 "$tmp/run-extra.log" | sed 's/^/: /')"
-grep -qF "## Workload \`extra\`" "$tmp/run-extra/summary.md"
-tap_result $? "and its summary has a section for it"
+tap_result $? "a run of them finishes$(tail -n 1 "$tmp/run-extra.log" | sed 's/^/: /')"
+grep -A1 -F "## Workload \`extra\`" "$tmp/run-extra/summary.md" >/dev/null &&
+	grep -qE '^\|  \| baseline \| lockdep-rt \|$' "$tmp/run-extra/summary.md"
+tap_result $? "and its summary has a section for the workload with a column for the variant"
 tap_done

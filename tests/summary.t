@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 42
+tap_plan 44
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -46,6 +46,14 @@ grep -q '^| repetitions measured / cells | 4 / 4 | 4 / 4 | 0 / 0 | 2 / 4 (2 hung
 tap_result $? "repetitions that hung or panicked in their latency pass are counted, not dropped"
 grep -q '^| targets reached (verify pass) | 9 of 10 (not: lru_add_drain_cpu_zone) (any task, no idle control) |' "$md"
 tap_result $? "the targets a verification pass missed are named; a cell without an idle control says so"
+# The answer comes first: the first section, the primary question of
+# kernels/comparisons with its verdict, then the A/A check and what did not finish.
+tap_is "$(grep -m1 '^## ' "$md")" "## Answer" "summary.md opens with the answer, before the tables"
+sed -n '/^## Answer$/,/^## The run$/p' "$md" >"$tmp/answer"
+grep -q '^\*\*rt vs baseline-rt on squashfs\*\* (the question kernels/comparisons asks first): inconclusive: 2 vs 4 repetitions' "$tmp/answer" &&
+	grep -q '^- A/A check, local_lock vs baseline (expected the same):.* squashfs: no difference shown' "$tmp/answer" &&
+	grep -q '^- Did not finish: 4 cells (2 TIMEOUT, 1 INVALID, 0 INFRA, 1 panicked)' "$tmp/answer"
+tap_result $? "the answer: the question's verdict with its repetitions, the A/A check, what did not finish"
 # A real baseline-rt lru cell whose load the pre-series bug killed: left
 # out, with how and the splat, and ranked as the worst in the comparisons.
 grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru.* | yes |$' "$md"

@@ -131,12 +131,118 @@ static void md_chance(FILE *f, const struct run *run)
 	fputs(run->question_a || i < run->ndefs ? ".\n\n" : "\n\n", f);
 }
 
+/* The comparison of A vs B on workload, or NULL. */
+static const struct comparison *comparison_of(const struct run *run, const char *a, const char *b,
+					      const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncmps; i++)
+		if (!strcmp(run->cmps[i].a->variant, a) && !strcmp(run->cmps[i].b->variant, b) &&
+		    !strcmp(run->cmps[i].workload, workload))
+			return &run->cmps[i];
+	return NULL;
+}
+
+/* A group's worst traced section, in words: its culprit, or why it has none. */
+static void answer_section(FILE *f, const struct group *g)
+{
+	const struct trace_worst *t = g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL;
+	const struct wakeup_trace *w = g->wakeup_cell ? &g->wakeup_cell->wakeup : NULL;
+
+	fprintf(f, "%s: ", g->variant);
+	if (!t)
+		fprintf(f, "no preemptoff trace");
+	else if (g->preemptoff_too_long || g->preemptoff_flagged)
+		fprintf(f, "preemptoff worst %llu µs, flagged (see its table)", (unsigned long long)t->max_us);
+	else
+		fprintf(f, "preemptoff worst %llu µs at %s", (unsigned long long)t->max_us, t->culprit);
+	if (w && w->hit && !g->wakeup_flagged)
+		fprintf(f, "; worst wake-up traced %.0f µs (%s): %s", w->latency_us, w->irq ? "IRQ" : "thread",
+			w->culprit);
+	else if (w && !w->hit)
+		fprintf(f, "; no wake-up over %llu µs traced", (unsigned long long)w->threshold_us);
+}
+
+/*
+ * The answer first: the primary question's verdict with what left the trace
+ * on each side, the A/A check per workload, expectations the run
+ * contradicts, the splats, and what did not finish. The tables follow.
+ */
+static void md_answer(FILE *f, const struct run *run)
+{
+	const struct comparison *q = NULL;
+	const struct comparison_def *aa = NULL;
+	size_t i, n, splat_cells = 0, unfinished = 0, left_out = 0, panicked = 0;
+	unsigned int k, splats = 0;
+
+	fprintf(f, "## Answer\n\n");
+	if (run->question_a)
+		q = comparison_of(run, run->question_a, run->question_b, run->question_workload);
+	if (q) {
+		fprintf(f, "**%s vs %s on %s** (the question kernels/comparisons asks first): %s%s; "
+			"%zu vs %zu repetitions", q->a->variant, q->b->variant, q->workload,
+			q->contradicts ? "**contradicts the expectation**: " : "", q->verdict, q->na, q->nb);
+		if (!isnan(q->p_max))
+			fprintf(f, ", p (max) = %.3f", q->p_max);
+		fprintf(f, ".\n\n- What left the trace: ");
+		answer_section(f, q->b);
+		fprintf(f, ". ");
+		answer_section(f, q->a);
+		fprintf(f, ".\n");
+	} else if (run->question_a) {
+		fprintf(f, "**%s vs %s on %s** (the question kernels/comparisons asks first): not answered by "
+			"this run (it has no cells of one side).\n\n", run->question_a, run->question_b,
+			run->question_workload);
+	}
+	/* The A/A check: a pair expected the same on every workload. */
+	for (i = 0; i < run->ndefs && !aa; i++)
+		if (run->defs[i].expect == EXPECT_SAME && !strcmp(run->defs[i].workload, "*"))
+			aa = &run->defs[i];
+	if (aa) {
+		fprintf(f, "- A/A check, %s vs %s (expected the same):", aa->a, aa->b);
+		for (i = 0, n = 0; i < run->ncmps; i++) {
+			const struct comparison *c = &run->cmps[i];
+
+			if (strcmp(c->a->variant, aa->a) || strcmp(c->b->variant, aa->b))
+				continue;
+			fprintf(f, "%s %s: %s%s", n++ ? ";" : "", c->workload,
+				c->contradicts ? "**contradicts the expectation**: " : "", c->verdict);
+		}
+		fprintf(f, "%s.\n", n ? "" : " not in this run");
+	}
+	fprintf(f, "- Expectations contradicted:");
+	for (i = 0, n = 0; i < run->ncmps; i++)
+		if (run->cmps[i].contradicts)
+			fprintf(f, "%s %s vs %s on %s", n++ ? "," : "", run->cmps[i].a->variant,
+				run->cmps[i].b->variant, run->cmps[i].workload);
+	fprintf(f, "%s.\n", n ? "" : " none");
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		for (k = 0; k < c->nfindings; k++)
+			splats += c->findings[k].count;
+		splat_cells += c->nfindings > 0;
+		panicked += c->judged.panicked;
+		unfinished += (strcmp(c->status, "OK") && strcmp(c->status, "FINDINGS")) || c->judged.panicked;
+		left_out += c->judged.left_out != NULL;
+	}
+	fprintf(f, "- Kernel splats: %u in %zu cells%s.\n", splats, splat_cells,
+		splats ? " (see [Kernel splats](#kernel-splats))" : "");
+	fprintf(f, "- Did not finish: %zu cells (%zu TIMEOUT, %zu INVALID, %zu INFRA, %zu panicked); %zu "
+		"repetitions left out of the latency statistics%s.\n\n", unfinished,
+		count_status(run, "TIMEOUT"), count_status(run, "INVALID"), count_status(run, "INFRA"), panicked,
+		left_out, unfinished || left_out ? " (see the sections at the end)" : "");
+}
+
 static void md_header(FILE *f, const struct run *run)
 {
 	char buf[2048];
 	const char *base = strrchr(run->dir, '/');
 
 	fprintf(f, "# locklat summary: run `%s`\n\n", base ? base + 1 : run->dir);
+	md_answer(f, run);
+	fprintf(f, "## The run\n\n");
 	fprintf(f, "%zu complete cells: %zu OK, %zu FINDINGS, %zu TIMEOUT, %zu INVALID, %zu INFRA",
 		run->ncells, count_status(run, "OK"), count_status(run, "FINDINGS"),
 		count_status(run, "TIMEOUT"), count_status(run, "INVALID"),

@@ -319,11 +319,23 @@ make_killed_clean() {
 # kernel_make KERNEL TARGETS...: make with ccache; sets MAKE_SECONDS, and
 # MAKE_COMPILED and MAKE_CACHED: the compiler calls that compiled (a ccache
 # miss) and those ccache answered, from ccache's log of this make alone
-# (build/kernels/KERNEL/ccache-stats.log).
+# (build/kernels/KERNEL/ccache-stats.log). While make runs,
+# kernels/make-progress.sh shows how many objects it has done, out of those
+# the last make of the whole kernel did (build/kernels/KERNEL/make-objects),
+# and when it should be through them.
 kernel_make() {
-	local v=$1 dir obj tree t0=$SECONDS
+	local v=$1 dir obj tree t0=$SECONDS expected=0 record='' done_objects
 	shift
 	dir=$(kernel_path "$v") obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
+	# --only makes a few objects: it neither reads nor replaces the count
+	# of the whole kernel.
+	if [ -z "$only" ]; then
+		record=$dir/make-objects
+		[ ! -f "$record" ] || read -r expected <"$record" || :
+		case $expected in
+		'' | *[!0-9]*) expected=0 ;;
+		esac
+	fi
 	require_disk_space "$LOCKLAT_BUILD" 1500
 	progress kernels "$v: make -j$jobs $* (log: ${dir#"$LOCKLAT_ROOT"/}/build.log)"
 	make_killed_clean "$v"
@@ -346,10 +358,26 @@ kernel_make() {
 	KBUILD_BUILD_USER=locklat KBUILD_BUILD_HOST=locklat KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_TIMESTAMP="$(date -u -r "$LOCKLAT_KERNEL_TARBALL" '+%Y-%m-%d %H:%M:%S UTC')" \
 		make -C "$tree" O="$obj" -j"$jobs" CC="ccache gcc" \
-		LOCALVERSION="-locklat-$v" "$@" >>"$dir/build.log" 2>&1 ||
+		LOCALVERSION="-locklat-$v" "$@" 2>&1 |
+		(trap '' INT TERM HUP; exec tee -a "$dir/build.log") |
+		"$LOCKLAT_ROOT/kernels/make-progress.sh" --expected "$expected" \
+			--count "$dir/make-objects.new" "$v" ||
 		build_failed "$v" "kernel build failed"
+	# Above, tee ignores the signals that interrupt a build and
+	# make-progress.sh holds them until its input ends: both read make's
+	# output to its end, so an interrupted make still writes its last lines
+	# to build.log and the build ends as it did when make wrote there
+	# itself. pipefail makes make's status the pipeline's.
 	rm -f "$obj/.locklat-make-running"
 	MAKE_SECONDS=$((SECONDS - t0))
+	# A make that had nothing to do says nothing about the next one: the
+	# count stays that of the last make that compiled.
+	read -r done_objects <"$dir/make-objects.new"
+	if [ -n "$record" ] && [ "$done_objects" -gt 0 ]; then
+		mv "$dir/make-objects.new" "$record"
+	else
+		rm -f "$dir/make-objects.new"
+	fi
 	# One "# <source>" record per call: cache_miss, or a direct or
 	# preprocessed hit.
 	read -r MAKE_COMPILED MAKE_CACHED < <(awk '$0 == "cache_miss" { m++ }

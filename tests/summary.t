@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 44
+tap_plan 46
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -132,6 +132,37 @@ if command -v gnuplot >/dev/null; then
 else
 	tap_result 0 "# SKIP gnuplot not installed"
 fi
+# The CCDF and histogram of each workload: a line for every variant with
+# measured repetitions (summary.json's groups), normalised (a CCDF starts
+# at 1 and never rises), and drawn.
+bad=''
+while IFS= read -r w; do
+	want=$(awk -v w="$w" -F'"' '$2 == "variant" { v = $4 } $2 == "workload" { ww = $4 }
+		$2 == "measured" && ww == w { split($3, n, /[:,]/); if (n[2] + 0 > 0) print v }' "$tmp/run/summary.json" | tr '\n' ' ')
+	for k in ccdf hist; do
+		got=$(sed -n 's/^"\([^ ]*\) (.*wake-ups)"$/\1/p' "$tmp/run/plot-data/$k-$w.dat" 2>/dev/null | tr '\n' ' ')
+		[ "$got" = "$want" ] || bad="$bad $k-$w($got/$want)"
+		command -v gnuplot >/dev/null && { [ -s "$tmp/run/plots/$k-$w.svg" ] || bad="$bad $k-$w.svg"; }
+	done
+	awk 'NF == 2 && $1 !~ /^"/ { if (first) { if ($2 != 1) bad = 1; first = 0 } else if ($2 > last) bad = 1; last = $2 }
+		/^"/ { first = 1 } END { exit bad }' "$tmp/run/plot-data/ccdf-$w.dat" || bad="$bad ccdf-$w(shape)"
+done <"$tmp/run/plot-data/workloads"
+tap_is "$bad" "" "per workload a CCDF and a histogram with a line per measured variant; each CCDF from 1 down"
+
+# The committed reference redraws from its plot-data alone, as on a fresh
+# clone (make plots RUN=results/reference): every plot it links.
+if command -v gnuplot >/dev/null; then
+	cp -a "$root/results/reference" "$tmp/reference"
+	rm -rf "$tmp/reference/plots"
+	"$root/bench/report/report.sh" plots "$tmp/reference" >"$tmp/reference.plots" 2>&1
+	status=$?
+	for f in $(grep -o '(plots/[^)]*\.svg)' "$root/results/reference/summary.md" | tr -d '()'); do
+		[ -s "$tmp/reference/$f" ] || { status=1; echo "# missing $f"; }
+	done
+	tap_result "$status" "the committed reference's plots redraw from its plot-data, every linked one"
+else
+	tap_result 0 "# SKIP gnuplot not installed"
+fi
 
 # The summary and plots draw whatever exists: runs cut from the fixture to
 # one variant, to the modules pass alone, and to one workload whose only
@@ -154,7 +185,7 @@ for name in one-variant modules-only all-hung; do
 	status=$?
 	if command -v gnuplot >/dev/null; then
 		"$root/bench/report/report.sh" plots "$tmp/$name" >"$tmp/$name.plots" 2>&1 || status=1
-		for f in max preemptoff irqsoff $(sed 's/^/hist-/' "$tmp/$name/plot-data/workloads"); do
+		for f in max preemptoff irqsoff $(sed 's/^/hist-/; p; s/^hist-/ccdf-/' "$tmp/$name/plot-data/workloads"); do
 			[ -s "$tmp/$name/plots/$f.svg" ] || status=1
 		done
 	fi
@@ -162,7 +193,8 @@ for name in one-variant modules-only all-hung; do
 done
 grep -q '^\[.*plots\] max: no latency pass measured' "$tmp/modules-only.plots" &&
 	grep -qx squashfs "$tmp/all-hung/plot-data/workloads" &&
-	grep -q '^\[.*plots\] hist-squashfs: no histogram: no repetition of workload squashfs measured' "$tmp/all-hung.plots"
+	grep -q '^\[.*plots\] hist-squashfs: no data: no repetition of workload squashfs measured' "$tmp/all-hung.plots" &&
+	grep -q '^\[.*plots\] ccdf-squashfs: no data: no repetition of workload squashfs measured' "$tmp/all-hung.plots"
 tap_result $? "a plot without data says what is missing (the modules-only run's maxima, the hung workload's histogram)"
 # Columns and the first question come from data, not names: the fixture's
 # baseline renamed "zz-pre" still comes first (its kernel lacks the series),

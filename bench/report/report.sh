@@ -65,6 +65,17 @@ series_draw() {
 	done <"$data/series"
 }
 
+# distribution_draw KIND W TITLE: plots/KIND.gp of plot-data/KIND-W.dat (hist
+# or ccdf); without data (nothing of W measured), a plot that says so.
+distribution_draw() {
+	local file=$run/plot-data/$1-$2.dat
+	if [ -s "$file" ] && awk '!/^#/ && NF { n++ } END { exit !n }' "$file"; then
+		gnuplot -e "data='$file'; out='$run/plots/$1-$2'; title='$3'" "$LOCKLAT_ROOT/plots/$1.gp"
+	else
+		empty_draw "$1-$2" "$3" "no data: no repetition of workload $2 measured"
+	fi
+}
+
 plots_draw() {
 	local data=$run/plot-data out=$run/plots w
 	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
@@ -77,12 +88,8 @@ plots_draw() {
 	bars irqsoff 'Worst interrupts-off section (irqsoff tracer)' \
 		'no irqsoff trace: no traced cell ran the tracer pass to its end'
 	while IFS= read -r w; do
-		if [ -s "$data/hist-$w.dat" ] && awk '!/^#/ && NF { n++ } END { exit !n }' "$data/hist-$w.dat"; then
-			gnuplot -e "data='$data/hist-$w.dat'; out='$out/hist-$w'; title='Latency histogram: workload $w (all repetitions)'" \
-				"$LOCKLAT_ROOT/plots/hist.gp"
-		else
-			empty_draw "hist-$w" "Latency histogram: workload $w" "no histogram: no repetition of workload $w measured"
-		fi
+		distribution_draw hist "$w" "Latency histogram: workload $w (per variant, skipped wake-ups counted)"
+		distribution_draw ccdf "$w" "Latency CCDF: workload $w (measured repetitions, skipped wake-ups counted)"
 	done <"$data/workloads"
 	series_draw "$data" "$out"
 	# plots/ shows the runs under results/ (not, say, a test's run in /tmp).

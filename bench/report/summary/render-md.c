@@ -287,8 +287,8 @@ static void md_header(FILE *f, const struct run *run)
 		"coordinated omission: each period a late wake-up made cyclictest skip counts as the wake-up "
 		"it would have been. A repetition counts as measured only if its load progressed in every "
 		"second of the pass. Plots: [max latency](%s/max.svg), [preemptoff](%s/preemptoff.svg), "
-		"[irqsoff](%s/irqsoff.svg), per workload `%s/hist-<workload>.svg`.\n\n",
-		(double)run->window_us / 1e6, run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
+		"[irqsoff](%s/irqsoff.svg), per workload `%s/ccdf-<workload>.svg` and `%s/hist-<workload>.svg`.\n\n",
+		(double)run->window_us / 1e6, run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir, run->plots_dir);
 	if (run->has_traced)
 		fprintf(f, "Two kernels per variant: the repetitions ran on its **plain** kernel, without the "
 			"preemptoff and irqsoff tracers, whose hooks lengthen every `preempt_disable()` section "
@@ -686,7 +686,8 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
 			cmp->verdict, expectation_words(cmp->def->expect), cmp->def->why);
 	}
-	fprintf(f, "\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir, workload);
+	fprintf(f, "\n![latency CCDF](%s/ccdf-%s.svg)\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir,
+		workload, run->plots_dir, workload);
 	md_series(f, run, workload);
 }
 

@@ -92,33 +92,103 @@ static void plot_series(const struct run *run)
 }
 
 /*
- * A histogram for a log-scale plot: 1 µs buckets below 1000 µs, then bins of
- * three significant digits (10 µs up to 10 ms, 100 µs up to 100 ms, ...),
- * as "bin-start samples-per-µs". The corrected histograms hold a value for
- * every skipped period, tens of thousands of distinct ones per stall, which
- * drawn one point each made a 20 MB SVG.
+ * The width of bucket k's bin on a log scale, for bins of `digits`
+ * significant digits: with 3, 1 µs below 1000 µs, 10 µs up to 10 ms, ...
+ */
+static size_t bin_width(size_t k, unsigned int digits)
+{
+	size_t width, limit = 1;
+
+	while (digits--)
+		limit *= 10;
+	for (width = 1; k >= limit * width; width *= 10)
+		;
+	return width;
+}
+
+/*
+ * A histogram for a log-scale plot, OSADL-style but normalised, so that
+ * variants with ten times the wake-ups (rt against a baseline whose
+ * wake-ups waited 50 ms each) draw on one scale: "bin-start
+ * fraction-of-wake-ups-per-µs" per bin of bin_width() (1 µs below 1000 µs,
+ * three significant digits above), empty bins left out. The corrected
+ * histograms hold a value for every skipped period, tens of thousands of
+ * distinct ones per stall, which drawn one point each made a 20 MB SVG.
  */
 static void hist_write_binned(FILE *f, const struct histogram *h)
 {
+	double total = (double)hist_total(h);
 	size_t k = 0, width, start;
 
 	while (k < h->buckets) {
 		unsigned long long n = 0;
 
-		for (width = 1; k >= 1000 * width; width *= 10)
-			;
+		width = bin_width(k, 2);
 		start = k - k % width;
 		for (; k < start + width && k < h->buckets; k++)
 			n += h->count[k];
 		if (n)
-			fprintf(f, "%zu %g\n", start, (double)n / (double)width);
+			fprintf(f, "%zu %g\n", start, (double)n / (double)width / total);
 	}
+}
+
+/*
+ * The latency CCDF: "x fraction-of-wake-ups-at-or-beyond-x" at the start of
+ * each non-empty bin of three significant digits, and at the histogram's
+ * range for the overflowed ones. Its last point is the longest wake-up, at
+ * the fraction it holds: the tail a variant reaches stays on a log axis.
+ */
+static void ccdf_write_binned(FILE *f, const struct histogram *h)
+{
+	uint64_t total = hist_total(h), beyond = total;
+	size_t k = 0, width, start;
+
+	while (k < h->buckets) {
+		uint64_t n = 0;
+
+		width = bin_width(k, 3);
+		start = k - k % width;
+		for (; k < start + width && k < h->buckets; k++)
+			n += h->count[k];
+		if (n)
+			fprintf(f, "%zu %g\n", start, (double)beyond / (double)total);
+		beyond -= n;
+	}
+	if (h->overflow)
+		fprintf(f, "%llu %g\n", (unsigned long long)h->range_us, (double)h->overflow / (double)total);
+}
+
+/* plot-data/PREFIX-<workload>.dat: one block per measured variant (gnuplot "index"), titled by its first line. */
+static void plot_distribution(const struct run *run, size_t w, const char *prefix,
+			      void (*write)(FILE *f, const struct histogram *h))
+{
+	char name[512];
+	FILE *f = NULL;
+	size_t v;
+
+	for (v = 0; v < run->nvariants; v++) {
+		const struct group *g = run_group(run, v, w);
+
+		if (!g->n)
+			continue;
+		if (!f) {
+			snprintf(name, sizeof(name), "plot-data/%s-%s.dat", prefix, run->workloads[w]);
+			f = render_open(run, name);
+		} else {
+			fputs("\n\n", f);
+		}
+		/* Quoted: gnuplot's columnheader() takes it whole. */
+		fprintf(f, "\"%s (%llu wake-ups)\"\n", g->variant, (unsigned long long)hist_total(&g->hist));
+		write(f, &g->hist);
+	}
+	if (f)
+		render_close(f, run, name);
 }
 
 void render_plot_data(const struct run *run)
 {
-	char path[4096], name[512];
-	size_t v, w;
+	char path[4096];
+	size_t w;
 
 	snprintf(path, sizeof(path), "%s/plot-data", run->dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
@@ -127,34 +197,18 @@ void render_plot_data(const struct run *run)
 	plot_table(run, "plot-data/preemptoff.dat", 1);
 	plot_table(run, "plot-data/irqsoff.dat", 2);
 	/*
-	 * Histograms: one block per measured variant (gnuplot "index"), titled
-	 * by its first line. plot-data/workloads lists every workload that was
-	 * to run a latency pass; one that nothing measured has no data file,
-	 * and the plot step draws a figure that says so.
+	 * Histograms and CCDFs: one block per measured variant.
+	 * plot-data/workloads lists every workload that was to run a latency
+	 * pass; one that nothing measured has no data files, and the plot
+	 * step draws a figure that says so.
 	 */
 	FILE *list = render_open(run, "plot-data/workloads");
 
 	for (w = 0; w < run->nworkloads; w++) {
-		FILE *f = NULL;
-
 		if (run->latency_planned[w])
 			fprintf(list, "%s\n", run->workloads[w]);
-		for (v = 0; v < run->nvariants; v++) {
-			const struct group *g = run_group(run, v, w);
-
-			if (!g->n)
-				continue;
-			if (!f) {
-				snprintf(name, sizeof(name), "plot-data/hist-%s.dat", run->workloads[w]);
-				f = render_open(run, name);
-			} else {
-				fputs("\n\n", f);
-			}
-			fprintf(f, "%s samples\n", g->variant);
-			hist_write_binned(f, &g->hist);
-		}
-		if (f)
-			render_close(f, run, name);
+		plot_distribution(run, w, "hist", hist_write_binned);
+		plot_distribution(run, w, "ccdf", ccdf_write_binned);
 	}
 	render_close(list, run, "plot-data/workloads");
 	plot_series(run);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge.h"
 #include "locklat.h"
 #include "run.h"
 
@@ -324,137 +325,48 @@ static struct group *group_find(struct run *run, const char *variant, const char
 	return NULL;
 }
 
-/*
- * Ratios within NEGLIGIBLE of 1 are no difference anyone would act on.
- * Under tcg-icount with one vCPU a maximum is an instruction count, and
- * identical code gives counts within a fraction of a percent (baseline
- * squashfs, 5 repetitions: 52599-52768 us), so an interval can exclude 1
- * for a shift of 0.1%: that is resolution, not a difference.
- */
-#define NEGLIGIBLE 0.05
-
-static bool within_negligible(double lo, double hi)
-{
-	return lo >= 1 - NEGLIGIBLE && hi <= 1 + NEGLIGIBLE;
-}
-
 /* Does the interval [lo, hi] for A/B contradict what was expected? */
 static bool contradicts(enum expectation e, double lo, double hi)
 {
 	switch (e) {
-	case EXPECT_SAME: return lo > 1 + NEGLIGIBLE || hi < 1 - NEGLIGIBLE;
-	case EXPECT_LOWER: return lo > 1 || within_negligible(lo, hi);
-	case EXPECT_HIGHER: return hi < 1 || within_negligible(lo, hi);
-	case EXPECT_NOT_HIGHER: return lo > 1 + NEGLIGIBLE;
-	case EXPECT_NOT_LOWER: return hi < 1 - NEGLIGIBLE;
+	case EXPECT_SAME: return lo > 1 + JUDGE_NEGLIGIBLE || hi < 1 - JUDGE_NEGLIGIBLE;
+	case EXPECT_LOWER: return lo > 1 || judge_negligible(lo, hi);
+	case EXPECT_HIGHER: return hi < 1 || judge_negligible(lo, hi);
+	case EXPECT_NOT_HIGHER: return lo > 1 + JUDGE_NEGLIGIBLE;
+	case EXPECT_NOT_LOWER: return hi < 1 - JUDGE_NEGLIGIBLE;
 	default: return false;
 	}
 }
 
-/*
- * A group's values of one statistic for the tests: the measured ones
- * (below cyclictest's 1 µs resolution counted as 1, as a ratio needs
- * positive values), then +inf for each repetition that failed under load
- * (the guest hung or panicked in the latency pass, or the load died
- * there). A hang is a wake-up that never came, longer than any measured
- * one; a dead load is the build failing its load, which must not pass for
- * a quiet measurement. A rank test needs no more (a right-censored value
- * ranked last; two such tie).
- */
-static size_t group_values(const struct group *g, const double *v, double *out)
+/* A group as one side of a judgement (judge.h). */
+static struct judge_side group_side(const struct group *g)
 {
-	size_t i, n = 0;
-
-	for (i = 0; i < g->n; i++)
-		out[n++] = v[i] < 1 ? 1 : v[i];
-	for (i = 0; i < g->died + g->load_dead && n < 2 * MAX_REPS; i++)
-		out[n++] = INFINITY;
-	return n;
+	return (struct judge_side){
+		.name = g->variant, .max = g->max, .blocks = g->block_median, .n = g->n,
+		.failed = g->died + g->load_dead, .min_blocks = g->min_blocks,
+	};
 }
 
-/* The Hodges-Lehmann interval of a statistic; invalid if a side has no values. */
-static void interval_of(struct ratio_ci *ci, const struct group *a, const double *va_src,
-			const struct group *b, const double *vb_src)
-{
-	double va[2 * MAX_REPS], vb[2 * MAX_REPS];
-	size_t na = group_values(a, va_src, va), nb = group_values(b, vb_src, vb);
-
-	if (!na || !nb || hodges_lehmann_ratio(va, na, vb, nb, 0.95, ci))
-		ci->valid = false;
-}
-
-/*
- * The verdict reads from the 95% interval of the Hodges-Lehmann ratio
- * (which inverts the rank test) of the typical worst second when both
- * sides have it (every measured repetition with at least MIN_BLOCKS whole
- * seconds after the window), else of the pass maxima: it excludes 1, or it
- * does not and then says whether a 2x change either way is still possible,
- * which is what "no difference" is worth at that sample size. The pass
- * maximum, the worst case, is always reported beside it.
- */
-#define MIN_BLOCKS 3
+/* A against B on one workload (judge.h), the p of their p99s, and whether it contradicts def. */
 static void comparison_judge(struct comparison *cmp, const struct group *a, const struct group *b,
-		      const struct comparison_def *def)
+			     const struct comparison_def *def)
 {
-	double va[2 * MAX_REPS], vb[2 * MAX_REPS], ma, mb;
-	size_t na = group_values(a, a->max, va), nb = group_values(b, b->max, vb), len;
-	char lo[16], hi[16], est[16];
-	const struct ratio_ci *ci;
+	struct judge_side sa = group_side(a), sb = group_side(b);
+	struct judgement j;
 
+	judge(&j, &sa, &sb);
 	memset(cmp, 0, sizeof(*cmp));
-	ma = median(a->max, a->n);
-	mb = median(b->max, b->n);
-	cmp->ratio_medians = a->n && b->n && mb > 0 ? ma / mb : NAN;
-	cmp->p_max = mann_whitney_p(va, na, vb, nb);
+	cmp->ratio_medians = j.ratio_medians;
+	cmp->ci_max = j.ci_max;
+	cmp->ci_blocks = j.ci_blocks;
+	cmp->by_blocks = j.by_blocks;
+	cmp->ci = j.ci;
+	cmp->p_max = j.p_max;
 	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
-	cmp->na = na;
-	cmp->nb = nb;
-	interval_of(&cmp->ci_max, a, a->max, b, b->max);
-	cmp->by_blocks = a->min_blocks >= MIN_BLOCKS && b->min_blocks >= MIN_BLOCKS;
-	if (cmp->by_blocks)
-		interval_of(&cmp->ci_blocks, a, a->block_median, b, b->block_median);
-	cmp->ci = cmp->by_blocks ? cmp->ci_blocks : cmp->ci_max;
-	ci = &cmp->ci;
-	if (!ci->valid) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict), "no repetitions on one side");
-		return;
-	}
-	ratio_str(lo, sizeof(lo), ci->lo);
-	ratio_str(hi, sizeof(hi), ci->hi);
-	ratio_str(est, sizeof(est), ci->estimate);
-	if (ci->coverage <= 0) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict),
-			 "inconclusive: %zu vs %zu repetitions give no 95%% interval (smallest possible p = %.2f)",
-			 na, nb, rank_min_p(na, nb));
-	} else if (within_negligible(ci->lo, ci->hi)) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict), "the same within ±%.0f%%: %s× [%s–%s]%s",
-			 NEGLIGIBLE * 100, est, lo, hi, ci->lo > 1 || ci->hi < 1 ?
-			 " (the interval excludes 1: a shift that small is resolved, not a difference)" : "");
-	} else if (ci->lo > 1 || ci->hi < 1) {
-		snprintf(cmp->verdict, sizeof(cmp->verdict), "%s %s: %s× [%s–%s]", a->variant,
-			 ci->lo > 1 ? "higher" : "lower", est, lo, hi);
-	} else {
-		snprintf(cmp->verdict, sizeof(cmp->verdict), "no difference shown: %s× [%s–%s] includes 1; %s",
-			 est, lo, hi, ci->lo >= 0.5 && ci->hi <= 2 ? "a 2× change either way is ruled out" :
-			 "a 2× change is not ruled out (too little power to call it absent)");
-	}
-	len = strlen(cmp->verdict);
-	snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len, " (%s)",
-		 cmp->by_blocks ? "typical worst second" : "pass maximum");
-	/* The worst case pointing the other way is worth a word. */
-	if (cmp->by_blocks && cmp->ci_max.valid && cmp->ci_max.coverage > 0 &&
-	    ((ci->lo > 1 && cmp->ci_max.hi < 1) || (ci->hi < 1 && cmp->ci_max.lo > 1))) {
-		len = strlen(cmp->verdict);
-		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
-			 "; the pass maxima point the other way");
-	}
-	if (a->died + a->load_dead || b->died + b->load_dead) {
-		len = strlen(cmp->verdict);
-		snprintf(cmp->verdict + len, sizeof(cmp->verdict) - len,
-			 "; failed under load, ranked as the worst: %zu %s, %zu %s",
-			 a->died + a->load_dead, a->variant, b->died + b->load_dead, b->variant);
-	}
-	cmp->contradicts = def && ci->coverage > 0 && contradicts(def->expect, ci->lo, ci->hi);
+	cmp->na = j.na;
+	cmp->nb = j.nb;
+	snprintf(cmp->verdict, sizeof(cmp->verdict), "%s", j.verdict);
+	cmp->contradicts = def && j.ci.valid && j.ci.coverage > 0 && contradicts(def->expect, j.ci.lo, j.ci.hi);
 }
 
 /* A workload only the modules pass ran on has no latency table. */

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 VARIANTS ?=
 
-.PHONY: help deps kernels modules verify-equivalence tools initramfs run summary plots check shellcheck clean distclean
+.PHONY: help deps kernels modules verify-equivalence tools initramfs run summary plots compare check shellcheck clean distclean
 
 # The run summary and plots read; default the newest run of run-matrix.sh.
 RUN ?= results/latest
@@ -15,7 +15,7 @@ RUN ?= results/latest
 #   bench/host/<tool>/    host side of the QEMU boundary (qmp, guard, table)
 #                         -> build/bin/locklat-<tool>, with json-c (the guard
 #                         with nothing: it must build before the packages)
-#   bench/report/<tool>/  the report stage (summary, power)
+#   bench/report/<tool>/  the report stage (summary, compare, power)
 #                         -> build/bin/locklat-<tool>, with bench/report/lib
 #                         (key=value files, statistics) and json-c
 #   workloads/<name>/     guest workloads -> static build/guest-bin/locklat-<name>,
@@ -100,6 +100,10 @@ summary: tools ## summarise a run (RUN=results/<run-id>, default the latest)
 
 plots: ## draw a run's plots with gnuplot (after make summary)
 	bench/report/report.sh plots $(RUN)
+
+compare: tools ## B against A: make compare A=results/<run1> B=results/<run2> [OUT=dir]
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=results/<run1> B=results/<run2>" >&2; exit 2; }
+	bench/report/report.sh compare $(A) $(B) $(OUT)
 
 check: tools ## unit tests, shellcheck and the smoke boot, as TAP through prove
 	prove -v tests/

@@ -4,17 +4,39 @@
 #
 # Usage: bench/report/report.sh summary [RUN_DIR]
 #        bench/report/report.sh plots [RUN_DIR]
+#        bench/report/report.sh compare A_RUN B_RUN [OUT_DIR]
 # RUN_DIR defaults to results/latest (the newest run of run-matrix.sh).
 #   summary  locklat-summary -> RUN_DIR/summary.{md,json,csv}, RUN_DIR/plot-data/,
 #            and results/summary.md (the same text, its links made relative to results/)
 #   plots    gnuplot plots/*.gp -> RUN_DIR/plots/*.{png,svg}, copied to plots/
+#   compare  locklat-compare: B against A from their summary.json ->
+#            OUT_DIR/compare.{md,json} (default results/compare/<A>-vs-<B>);
+#            LOCKLAT_COMPARE_ALLOW_DIFFERENT=1 compares runs made with
+#            different settings
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
 what=${1:-}
+# compare A B [OUT]: two runs' summaries side by side.
+compare_write() {
+	local bin=$LOCKLAT_BUILD/bin/locklat-compare a=$1 b=$2 out=${3:-} allow=()
+	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
+	[ -d "$a" ] || err_exit "no result directory $a" 2
+	[ -d "$b" ] || err_exit "no result directory $b" 2
+	a=$(cd "$a" && pwd -P) b=$(cd "$b" && pwd -P)
+	out=${out:-$LOCKLAT_ROOT/results/compare/${a##*/}-vs-${b##*/}}
+	[ "${LOCKLAT_COMPARE_ALLOW_DIFFERENT:-0}" = 1 ] && allow=(--allow-different)
+	mkdir -p "$(dirname "$out")"
+	"$bin" "${allow[@]}" --out "$out" "$a" "$b"
+}
+if [ "$what" = compare ]; then
+	{ [ $# -ge 3 ] && [ $# -le 4 ]; } || err_exit "usage: report.sh compare A_RUN B_RUN [OUT_DIR]" 2
+	compare_write "$2" "$3" "${4:-}"
+	exit 0
+fi
 run=${2:-$LOCKLAT_ROOT/results/latest}
-case $what in summary | plots) ;; *) err_exit "usage: report.sh summary|plots [RUN_DIR]" 2 ;; esac
+case $what in summary | plots) ;; *) err_exit "usage: report.sh summary|plots [RUN_DIR], or compare A_RUN B_RUN [OUT_DIR]" 2 ;; esac
 [ -d "$run" ] || err_exit "no result directory $run (run ./run-matrix.sh first)" 2
 run=$(cd "$run" && pwd -P)
 

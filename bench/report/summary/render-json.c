@@ -298,6 +298,42 @@ static bool run_uses_tcg(const struct run *run)
 	return false;
 }
 
+/*
+ * What the run was made with, each the distinct values over its cells
+ * (", "-separated; the pass settings over the cells with a latency pass):
+ * what locklat-compare holds two runs' settings against.
+ */
+static json_object *json_settings(const struct run *run)
+{
+	static const struct {
+		const char *name, *key;
+		bool latency_only;
+	} settings[] = {
+		{ "accel", "accel", true },
+		{ "vcpus", "vcpus", true },
+		{ "guest_mem_mib", "guest_mem_mib", true },
+		{ "duration_s", "duration_s", true },
+		{ "warmup_s", "warmup_s", true },
+		{ "trace_duration_s", "trace_duration_s", true },
+		{ "hist_range_us", "hist_range_us", true },
+		{ "kernel_source", "manifest.source_package", false },
+		{ "gcc", "manifest.gcc_version", false },
+		{ "qemu", "qemu_version", false },
+		{ "rt_tests", "cyclictest_version", false },
+		{ "host_cpu", "host_cpu", false },
+		{ "suite_revision", "suite_revision", false },
+	};
+	json_object *o = json_object_new_object();
+	char buf[2048];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(settings); i++) {
+		meta_values_of(run, settings[i].key, settings[i].latency_only, buf, sizeof(buf));
+		json_object_object_add(o, settings[i].name, json_object_new_string(buf));
+	}
+	return o;
+}
+
 void render_json(const struct run *run)
 {
 	json_object *root = json_object_new_object(), *cells = json_object_new_array();
@@ -315,6 +351,7 @@ void render_json(const struct run *run)
 	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));
 	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
 	json_object_object_add(root, "startup_window_s", json_object_new_double((double)run->window_us / 1e6));
+	json_object_object_add(root, "settings", json_settings(run));
 	for (i = 0; i < run->ncells; i++)
 		json_object_array_add(cells, json_cell(run, &run->cells[i]));
 	for (i = 0; i < run->ngroups; i++) {
@@ -331,6 +368,7 @@ void render_json(const struct run *run)
 		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(g->max_censored));
 		json_object_object_add(o, "startup_max_us", g->steady ? json_values(g->startup_max, g->n) : NULL);
 		json_object_object_add(o, "block_median_us", g->min_blocks ? json_values(g->block_median, g->n) : NULL);
+		json_object_object_add(o, "steady_seconds_min", json_object_new_int((int)g->min_blocks));
 		json_object_object_add(o, "max_by_length_us", json_max_by_length(g));
 		json_object_object_add(o, "wakeups_recorded_after_window", json_object_new_int64((int64_t)g->samples));
 		json_object_object_add(o, "wakeups_due_after_window", g->steady ? json_object_new_int64((int64_t)g->wakeups_due) : NULL);

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * locklat-compare - set two locklat runs side by side: the same matrix on two
+ * machines, on two dates, under KVM and TCG, or before and after a change.
+ *
+ * Usage: locklat-compare [--allow-different] --out DIR A_RUN B_RUN
+ *   --allow-different  compare runs made with different settings (what
+ *                      differs is said at the top of the output)
+ *   --out DIR          where compare.md and compare.json go (created)
+ *
+ * Reads A_RUN/summary.json and B_RUN/summary.json (locklat-summary's; a
+ * committed run such as results/reference has them without its cells). For
+ * each variant and workload measured in both, B against A as the summary
+ * sets two builds against each other (bench/report/lib/judge.h): the
+ * Hodges-Lehmann ratio B/A of the typical worst second (the pass maximum
+ * where a side lacks it) with its exact 95% interval, the rank test's p of
+ * the pass maxima, failures under load ranked as the worst, and a verdict.
+ * Runs whose measurement settings differ (accelerator, vCPUs, memory, pass
+ * and warm-up lengths, histogram range, start-up window) are refused in one
+ * line naming what differs, unless --allow-different.
+ * Exit: 0 written, 1 error, 2 bad usage or settings that differ.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "judge.h"
+#include "locklat.h"
+#include "stats.h"
+
+enum option_values {
+	OPT_ALLOW_DIFFERENT = 1,
+	OPT_HELP,
+	OPT_OUT,
+};
+
+/* The settings that make two runs' numbers comparable (summary.json's "settings"). */
+static const char *const measurement_settings[] = {
+	"accel", "vcpus", "guest_mem_mib", "duration_s", "warmup_s", "hist_range_us",
+};
+/* Settings shown when they differ, which a comparison across machines or versions is for. */
+static const char *const context_settings[] = {
+	"kernel_source", "gcc", "qemu", "rt_tests", "host_cpu", "suite_revision", "trace_duration_s",
+};
+
+/* One variant on one workload of a run, as summary.json has it. */
+struct side {
+	const char *variant, *workload;
+	double max[JUDGE_MAX_VALUES], blocks[JUDGE_MAX_VALUES];
+	size_t n, failed;
+	unsigned int min_blocks;
+};
+
+struct run {
+	const char *dir, *name;
+	json_object *root, *groups, *settings;
+};
+
+static void usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"usage: locklat-compare [--allow-different] --out DIR A_RUN B_RUN\n");
+	exit(status);
+}
+
+static const char *json_str(json_object *o, const char *key, const char *fallback)
+{
+	json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return fallback;
+	return json_object_get_string(v);
+}
+
+static int64_t json_int(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+static void run_load(struct run *r, const char *dir)
+{
+	char path[4096];
+
+	r->dir = dir;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	r->root = json_object_from_file(path);
+	if (!r->root)
+		err_exit(LL_EXIT_FAIL, "cannot read %s (make summary RUN=%s first)", path, dir);
+	if (!json_object_object_get_ex(r->root, "groups", &r->groups) ||
+	    !json_object_is_type(r->groups, json_type_array))
+		err_exit(LL_EXIT_FAIL, "%s has no groups: not a locklat summary", path);
+	if (!json_object_object_get_ex(r->root, "settings", &r->settings))
+		err_exit(LL_EXIT_FAIL, "%s has no settings: written by an older locklat-summary (make summary RUN=%s)",
+			 path, dir);
+	r->name = json_str(r->root, "run", dir);
+}
+
+/* An array of numbers into v (at most JUDGE_MAX_VALUES); how many. */
+static size_t json_numbers(json_object *a, double *v)
+{
+	size_t i, n = 0;
+
+	if (!a || !json_object_is_type(a, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(a) && n < JUDGE_MAX_VALUES; i++)
+		v[n++] = json_object_get_double(json_object_array_get_idx(a, i));
+	return n;
+}
+
+/* The group of variant on workload in run r, or false. */
+static bool side_find(const struct run *r, const char *variant, const char *workload, struct side *s)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(r->groups); i++) {
+		json_object *g = json_object_array_get_idx(r->groups, i), *a = NULL;
+
+		if (strcmp(json_str(g, "variant", ""), variant) || strcmp(json_str(g, "workload", ""), workload))
+			continue;
+		memset(s, 0, sizeof(*s));
+		s->variant = variant;
+		s->workload = workload;
+		json_object_object_get_ex(g, "max_us", &a);
+		s->n = json_numbers(a, s->max);
+		a = NULL;
+		json_object_object_get_ex(g, "block_median_us", &a);
+		if (json_numbers(a, s->blocks) != s->n)
+			for (size_t k = 0; k < s->n; k++)
+				s->blocks[k] = NAN;
+		s->failed = (size_t)(json_int(g, "died_in_latency") + json_int(g, "load_dead"));
+		s->min_blocks = (unsigned int)json_int(g, "steady_seconds_min");
+		return s->n + s->failed > 0;
+	}
+	return false;
+}
+
+/* "name (a vs b)" for each setting in names that differs between the runs, ", "-separated; "" if none. */
+static void settings_differ(const struct run *a, const struct run *b, const char *const *names, size_t count,
+			    char *out, size_t size)
+{
+	size_t i, len = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < count && len < size; i++) {
+		const char *va = json_str(a->settings, names[i], "?"), *vb = json_str(b->settings, names[i], "?");
+
+		if (strcmp(va, vb))
+			len += (size_t)snprintf(out + len, size - len, "%s%s (%s vs %s)", len ? ", " : "",
+						names[i], va, vb);
+	}
+}
+
+/* "median [min–max]" of n values, or "–". */
+static const char *spread(char *buf, size_t size, const struct side *s)
+{
+	if (!s->n)
+		snprintf(buf, size, "–");
+	else if (s->n == 1)
+		snprintf(buf, size, "%.0f", s->max[0]);
+	else
+		snprintf(buf, size, "%.0f [%.0f–%.0f]", median(s->max, s->n), min_of(s->max, s->n),
+			 max_of(s->max, s->n));
+	return buf;
+}
+
+static FILE *out_open(const char *dir, const char *name, char *tmp, size_t size)
+{
+	FILE *f;
+
+	snprintf(tmp, size, "%s/%s.tmp", dir, name);
+	f = fopen(tmp, "w");
+	if (!f)
+		err_exit_errno(LL_EXIT_FAIL, "create %s", tmp);
+	return f;
+}
+
+static void out_close(FILE *f, const char *dir, const char *name, const char *tmp)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (fflush(f) || ferror(f) || fclose(f))
+		err_exit_errno(LL_EXIT_FAIL, "write %s", tmp);
+	if (rename(tmp, path))
+		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
+}
+
+static json_object *json_double_or_null(double x)
+{
+	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
+}
+
+static json_object *json_interval(const struct ratio_ci *ci)
+{
+	json_object *a;
+
+	if (!ci->valid || ci->coverage <= 0)
+		return NULL;
+	a = json_object_new_array();
+	json_object_array_add(a, json_double_or_null(ci->lo));
+	json_object_array_add(a, json_double_or_null(ci->hi));
+	return a;
+}
+
+static json_object *json_side(const struct side *s)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		json_object_array_add(a, json_object_new_double(s->max[i]));
+	json_object_object_add(o, "measured", json_object_new_int64((int64_t)s->n));
+	json_object_object_add(o, "failed_under_load", json_object_new_int64((int64_t)s->failed));
+	json_object_object_add(o, "max_us", a);
+	return o;
+}
+
+static void md_run(FILE *f, const char *label, const struct run *r)
+{
+	fprintf(f, "- %s: `%s` (%s): %s, %s vCPU(s), %s MiB, %s s passes after %s s warm-up; %s; host %s; "
+		"locklat %s\n", label, r->name, r->dir, json_str(r->settings, "accel", "?"),
+		json_str(r->settings, "vcpus", "?"), json_str(r->settings, "guest_mem_mib", "?"),
+		json_str(r->settings, "duration_s", "?"), json_str(r->settings, "warmup_s", "?"),
+		json_str(r->settings, "kernel_source", "?"), json_str(r->settings, "host_cpu", "?"),
+		json_str(r->settings, "suite_revision", "?"));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{ "allow-different", no_argument, NULL, OPT_ALLOW_DIFFERENT },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ NULL, 0, NULL, 0 },
+	};
+	char differ[4096], context[4096], tmp_md[4096], tmp_json[4096], buf_a[128], buf_b[128];
+	char lo[16], hi[16], est[16];
+	json_object *jroot, *jgroups, *jonly_a, *jonly_b;
+	const char *out = NULL;
+	struct run a, b;
+	bool allow = false;
+	size_t i, compared = 0;
+	FILE *md;
+	int c;
+
+	ll_prog = "locklat-compare";
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_ALLOW_DIFFERENT:
+			allow = true;
+			break;
+		case OPT_HELP:
+			usage(LL_EXIT_OK);
+			break;
+		case OPT_OUT:
+			out = optarg;
+			break;
+		default:
+			usage(LL_EXIT_USAGE);
+		}
+	}
+	if (argc - optind != 2 || !out)
+		usage(LL_EXIT_USAGE);
+	run_load(&a, argv[optind]);
+	run_load(&b, argv[optind + 1]);
+	settings_differ(&a, &b, measurement_settings, ARRAY_SIZE(measurement_settings), differ, sizeof(differ));
+	if (json_object_get_double(json_object_object_get(a.root, "startup_window_s")) !=
+	    json_object_get_double(json_object_object_get(b.root, "startup_window_s"))) {
+		size_t len = strlen(differ);
+
+		snprintf(differ + len, sizeof(differ) - len, "%sstartup_window_s (%g vs %g)", len ? ", " : "",
+			 json_object_get_double(json_object_object_get(a.root, "startup_window_s")),
+			 json_object_get_double(json_object_object_get(b.root, "startup_window_s")));
+	}
+	if (differ[0] && !allow)
+		err_exit(LL_EXIT_USAGE, "the runs were made with different settings: %s (--allow-different compares them anyway)",
+			 differ);
+	settings_differ(&a, &b, context_settings, ARRAY_SIZE(context_settings), context, sizeof(context));
+	if (mkdir(out, 0755) && errno != EEXIST)
+		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", out);
+
+	md = out_open(out, "compare.md", tmp_md, sizeof(tmp_md));
+	fprintf(md, "# locklat compare: `%s` → `%s`\n\n", a.name, b.name);
+	md_run(md, "A", &a);
+	md_run(md, "B", &b);
+	fprintf(md, "- Measurement settings that differ: %s%s\n", differ[0] ? differ : "none",
+		differ[0] ? " (compared because of --allow-different: ratios mix the settings' effect with the builds')" : "");
+	fprintf(md, "- Also different: %s\n\n", context[0] ? context : "nothing else recorded");
+	fprintf(md, "B against A for each build and workload measured in both: the Hodges–Lehmann ratio B/A "
+		"with its exact 95%% interval, of the typical worst second where both runs have it and of the "
+		"pass maximum otherwise; the Mann–Whitney p of the pass maxima; repetitions that failed under "
+		"load ranked as the worst. Ratios within ±%.0f%% are the same. All latencies in µs, maxima as "
+		"median [min–max] (measured repetitions).\n\n", JUDGE_NEGLIGIBLE * 100);
+	fprintf(md, "| build | workload | A max | B max | B/A [95%% interval] | statistic | p (max) | verdict |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+
+	jroot = json_object_new_object();
+	jgroups = json_object_new_array();
+	jonly_a = json_object_new_array();
+	jonly_b = json_object_new_array();
+	for (i = 0; i < json_object_array_length(b.groups); i++) {
+		json_object *g = json_object_array_get_idx(b.groups, i), *o;
+		const char *variant = json_str(g, "variant", ""), *workload = json_str(g, "workload", "");
+		struct side sa, sb;
+		struct judge_side ja, jb;
+		struct judgement j;
+		bool in_a = side_find(&a, variant, workload, &sa), in_b = side_find(&b, variant, workload, &sb);
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s/%s", variant, workload);
+		if (!in_b)
+			continue;
+		if (!in_a) {
+			json_object_array_add(jonly_b, json_object_new_string(name));
+			continue;
+		}
+		/* B is the side judged: "B higher" reads as the change from A to B. */
+		jb = (struct judge_side){ .name = "B", .max = sb.max, .blocks = sb.blocks, .n = sb.n,
+					  .failed = sb.failed, .min_blocks = sb.min_blocks };
+		ja = (struct judge_side){ .name = "A", .max = sa.max, .blocks = sa.blocks, .n = sa.n,
+					  .failed = sa.failed, .min_blocks = sa.min_blocks };
+		judge(&j, &jb, &ja);
+		compared++;
+		fprintf(md, "| %s | %s | %s%s | %s%s |", variant, workload, spread(buf_a, sizeof(buf_a), &sa),
+			sa.failed ? " + failed" : "", spread(buf_b, sizeof(buf_b), &sb), sb.failed ? " + failed" : "");
+		if (j.ci.valid && j.ci.coverage > 0)
+			fprintf(md, " %s× [%s–%s] |", ratio_str(est, sizeof(est), j.ci.estimate),
+				ratio_str(lo, sizeof(lo), j.ci.lo), ratio_str(hi, sizeof(hi), j.ci.hi));
+		else if (j.ci.valid)
+			fprintf(md, " %s× [no interval] |", ratio_str(est, sizeof(est), j.ci.estimate));
+		else
+			fprintf(md, " – |");
+		fprintf(md, " %s |", j.by_blocks ? "typical worst second" : "pass maximum");
+		if (isnan(j.p_max))
+			fprintf(md, " – |");
+		else
+			fprintf(md, " %.3f |", j.p_max);
+		fprintf(md, " %s |\n", j.verdict);
+
+		o = json_object_new_object();
+		json_object_object_add(o, "variant", json_object_new_string(variant));
+		json_object_object_add(o, "workload", json_object_new_string(workload));
+		json_object_object_add(o, "a", json_side(&sa));
+		json_object_object_add(o, "b", json_side(&sb));
+		json_object_object_add(o, "statistic", json_object_new_string(j.by_blocks ? "typical worst second" : "pass maximum"));
+		json_object_object_add(o, "ratio_b_over_a", j.ci.valid ? json_double_or_null(j.ci.estimate) : NULL);
+		json_object_object_add(o, "ratio_ci95", json_interval(&j.ci));
+		json_object_object_add(o, "ci_coverage", j.ci.valid ? json_object_new_double(j.ci.coverage) : NULL);
+		json_object_object_add(o, "ratio_max", j.ci_max.valid ? json_double_or_null(j.ci_max.estimate) : NULL);
+		json_object_object_add(o, "ratio_max_ci95", json_interval(&j.ci_max));
+		json_object_object_add(o, "p_max", json_double_or_null(j.p_max));
+		json_object_object_add(o, "verdict", json_object_new_string(j.verdict));
+		json_object_array_add(jgroups, o);
+	}
+	/* Groups A measured that B did not. */
+	for (i = 0; i < json_object_array_length(a.groups); i++) {
+		json_object *g = json_object_array_get_idx(a.groups, i);
+		const char *variant = json_str(g, "variant", ""), *workload = json_str(g, "workload", "");
+		struct side s;
+		char name[256];
+
+		if (side_find(&a, variant, workload, &s) && !side_find(&b, variant, workload, &s)) {
+			snprintf(name, sizeof(name), "%s/%s", variant, workload);
+			json_object_array_add(jonly_a, json_object_new_string(name));
+		}
+	}
+	if (!compared)
+		fprintf(md, "| – | – | – | – | – | – | – | no build and workload measured in both runs |\n");
+	fputc('\n', md);
+	if (json_object_array_length(jonly_a) || json_object_array_length(jonly_b)) {
+		fprintf(md, "Measured in one run only:");
+		for (i = 0; i < json_object_array_length(jonly_a); i++)
+			fprintf(md, "%s A: %s", i ? "," : "", json_object_get_string(json_object_array_get_idx(jonly_a, i)));
+		for (i = 0; i < json_object_array_length(jonly_b); i++)
+			fprintf(md, "%s B: %s", i || json_object_array_length(jonly_a) ? "," : "",
+				json_object_get_string(json_object_array_get_idx(jonly_b, i)));
+		fprintf(md, ".\n");
+	}
+	out_close(md, out, "compare.md", tmp_md);
+
+	json_object_object_add(jroot, "a", json_object_new_string(a.name));
+	json_object_object_add(jroot, "b", json_object_new_string(b.name));
+	json_object_object_add(jroot, "settings_a", json_object_get(a.settings));
+	json_object_object_add(jroot, "settings_b", json_object_get(b.settings));
+	json_object_object_add(jroot, "measurement_settings_differ", json_object_new_string(differ));
+	json_object_object_add(jroot, "also_different", json_object_new_string(context));
+	json_object_object_add(jroot, "groups", jgroups);
+	json_object_object_add(jroot, "only_in_a", jonly_a);
+	json_object_object_add(jroot, "only_in_b", jonly_b);
+	md = out_open(out, "compare.json", tmp_json, sizeof(tmp_json));
+	fputs(json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), md);
+	fputc('\n', md);
+	out_close(md, out, "compare.json", tmp_json);
+	printf("%s/compare.md: %zu groups compared\n", out, compared);
+	json_object_put(jroot);
+	json_object_put(a.root);
+	json_object_put(b.root);
+	return LL_EXIT_OK;
+}

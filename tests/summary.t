@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 46
+tap_plan 47
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -148,6 +148,16 @@ while IFS= read -r w; do
 		/^"/ { first = 1 } END { exit bad }' "$tmp/run/plot-data/ccdf-$w.dat" || bad="$bad ccdf-$w(shape)"
 done <"$tmp/run/plot-data/workloads"
 tap_is "$bad" "" "per workload a CCDF and a histogram with a line per measured variant; each CCDF from 1 down"
+
+# The maxima's chart data: no group for a workload without a latency pass,
+# four columns a variant (median, min, max, failed under load), the hung
+# repetitions counted where the bar is.
+max_dat=$tmp/run/plot-data/max.dat
+shape=$(awk 'NR == 1 { if ((NF - 1) % 4) bad = 1; n = NF } NR > 1 && NF != n { bad = 1 } $1 == "modules" { bad = 1 }
+	END { print bad ? "bad" : "ok" }' "$max_dat")
+failed=$(awk 'NR == 1 { for (i = 2; i <= NF; i++) if ($i == "baseline-rt:failed") c = i }
+	$1 == "squashfs" { print $c }' "$max_dat")
+tap_is "$shape:$failed" "ok:2" "max.dat: 4 columns a variant, no modules row, baseline-rt squashfs's 2 failures counted"
 
 # The committed reference redraws from its plot-data alone, as on a fresh
 # clone (make plots RUN=results/reference): every plot it links.

@@ -63,17 +63,19 @@ empty_draw() {
 	progress plots "$1: $3"
 }
 
-# bars TABLE TITLE WHY: a grouped bar chart of plot-data/TABLE.dat (a column
-# per variant, NaN where there is no data); without a number to draw, a plot
-# that says WHY.
+# bars TABLE SPREAD TITLE WHY: a grouped bar chart of plot-data/TABLE.dat
+# (four columns per variant: value, min, max, failed; plots/bars.gp), with
+# min-max bars when SPREAD is 1; without a value or a failure to draw, a
+# plot that says WHY.
 bars() {
-	local table=$run/plot-data/$1.dat columns
-	if ! awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "NaN") found = 1 } END { exit !found }' "$table"; then
-		empty_draw "$1" "$2" "$3"
+	local table=$run/plot-data/$1.dat variants
+	if ! awk 'NR > 1 { for (i = 2; i + 3 <= NF; i += 4) if ($i != "NaN" || $(i + 3) > 0) found = 1 }
+		END { exit !found }' "$table"; then
+		empty_draw "$1" "$3" "$4"
 		return 0
 	fi
-	columns=$(awk 'NR == 1 { print NF; exit }' "$table")
-	gnuplot -e "data='$table'; out='$run/plots/$1'; columns=$columns; title='$2'" \
+	variants=$(awk 'NR == 1 { print (NF - 1) / 4; exit }' "$table")
+	gnuplot -e "data='$table'; out='$run/plots/$1'; variants=$variants; spread=$2; title='$3'" \
 		"$LOCKLAT_ROOT/plots/bars.gp"
 }
 
@@ -103,11 +105,11 @@ plots_draw() {
 	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
 	command -v gnuplot >/dev/null || err_exit "gnuplot not found: run 'make deps'"
 	mkdir -p "$out"
-	bars max 'Maximum wakeup latency (cyclictest), median of repetitions' \
+	bars max 1 'Maximum wakeup latency (cyclictest): median of repetitions, min-max bar' \
 		'no latency pass measured: every repetition hung or failed, or the run holds only the modules pass'
-	bars preemptoff 'Worst preemption-off section (preemptoff tracer)' \
+	bars preemptoff 0 'Worst preemption-off section (preemptoff tracer)' \
 		'no preemptoff trace: no traced cell ran the tracer pass to its end'
-	bars irqsoff 'Worst interrupts-off section (irqsoff tracer)' \
+	bars irqsoff 0 'Worst interrupts-off section (irqsoff tracer)' \
 		'no irqsoff trace: no traced cell ran the tracer pass to its end'
 	while IFS= read -r w; do
 		distribution_draw hist "$w" "Latency histogram: workload $w (per variant, skipped wake-ups counted)"

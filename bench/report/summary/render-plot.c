@@ -15,32 +15,71 @@
 #include "render.h"
 #include "run.h"
 
-/* A table: one row per workload, one column per variant (NaN = no data). */
-static void plot_table(const struct run *run, const char *name, int what)
+/* What a bar chart's bars are: a group's value, its spread, its failures. */
+struct bar {
+	double value, lo, hi;	/* NaN: no data */
+	size_t failed;		/* repetitions that failed under load */
+};
+
+static struct bar bar_max(const struct group *g)
+{
+	if (!g->n)
+		return (struct bar){ NAN, NAN, NAN, g->died + g->load_dead };
+	return (struct bar){ median(g->max, g->n), min_of(g->max, g->n), max_of(g->max, g->n),
+			     g->died + g->load_dead };
+}
+
+static struct bar bar_preemptoff(const struct group *g)
+{
+	double x = g->preemptoff_cell ? (double)g->preemptoff_us : NAN;
+
+	return (struct bar){ x, x, x, 0 };
+}
+
+static struct bar bar_irqsoff(const struct group *g)
+{
+	double x = g->irqsoff_cell ? (double)g->irqsoff_us : NAN;
+
+	return (struct bar){ x, x, x, 0 };
+}
+
+static void plot_number(FILE *f, double x)
+{
+	if (isnan(x))
+		fputs(" NaN", f);
+	else
+		fprintf(f, " %.0f", x);
+}
+
+/*
+ * A bar chart's table (plots/bars.gp): one row per workload that was to run
+ * a latency pass (the modules pass alone draws no empty group), four columns
+ * per variant: the value (the median over the repetitions for the maxima),
+ * the smallest and largest repetition's, and how many repetitions failed
+ * under load (hung, panicked, load died), which the chart marks; NaN where
+ * there is no value, which the chart labels rather than drops.
+ */
+static void plot_table(const struct run *run, const char *name, struct bar (*bar)(const struct group *g))
 {
 	FILE *f = render_open(run, name);
 	size_t v, w;
 
 	fputs("workload", f);
 	for (v = 0; v < run->nvariants; v++)
-		fprintf(f, " %s", run->variants[v]);
+		fprintf(f, " %s %s:min %s:max %s:failed", run->variants[v], run->variants[v], run->variants[v],
+			run->variants[v]);
 	fputc('\n', f);
 	for (w = 0; w < run->nworkloads; w++) {
+		if (!run->latency_planned[w])
+			continue;
 		fputs(run->workloads[w], f);
 		for (v = 0; v < run->nvariants; v++) {
-			const struct group *g = run_group(run, v, w);
-			double x = NAN;
+			struct bar b = bar(run_group(run, v, w));
 
-			if (what == 0 && g->n)
-				x = median(g->max, g->n);
-			else if (what == 1 && g->preemptoff_cell)
-				x = (double)g->preemptoff_us;
-			else if (what == 2 && g->irqsoff_cell)
-				x = (double)g->irqsoff_us;
-			if (isnan(x))
-				fputs(" NaN", f);
-			else
-				fprintf(f, " %.0f", x);
+			plot_number(f, b.value);
+			plot_number(f, b.lo);
+			plot_number(f, b.hi);
+			fprintf(f, " %zu", b.failed);
 		}
 		fputc('\n', f);
 	}
@@ -193,9 +232,9 @@ void render_plot_data(const struct run *run)
 	snprintf(path, sizeof(path), "%s/plot-data", run->dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", path);
-	plot_table(run, "plot-data/max.dat", 0);
-	plot_table(run, "plot-data/preemptoff.dat", 1);
-	plot_table(run, "plot-data/irqsoff.dat", 2);
+	plot_table(run, "plot-data/max.dat", bar_max);
+	plot_table(run, "plot-data/preemptoff.dat", bar_preemptoff);
+	plot_table(run, "plot-data/irqsoff.dat", bar_irqsoff);
 	/*
 	 * Histograms and CCDFs: one block per measured variant.
 	 * plot-data/workloads lists every workload that was to run a latency

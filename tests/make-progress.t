@@ -22,11 +22,13 @@ objects=$(grep -cE '^  (CC|AS) ' "$log")
 awk -v n="$(wc -l <"$log")" '{ printf "%d\t%s\n", int(NR * 250 / n), $0 }' "$log" >"$tmp/rec"
 
 # The first line at or past COUNT objects: its second, for the ETA the
-# script should show there (elapsed * objects left / objects done).
+# script should show there (time since the first object * objects left /
+# objects done).
 second_of() {
 	awk -F '\t' -v want="$1" '$2 ~ /^  (CC|AS) / && ++n == want { print $1; exit }' "$tmp/rec"
 }
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+t0=$(second_of 1)
 
 # 1. Plain form, the last build's count known.
 "$progress" --recorded --no-tty --expected "$objects" --count "$tmp/count" baseline \
@@ -41,13 +43,13 @@ tap_result $? "no carriage return"
 tenth=$(((objects + 9) / 10))
 t=$(second_of "$tenth")
 tap_is "$(head -n 1 "$tmp/plain")" \
-	"  baseline: $tenth/$objects objects (10%) in $(mmss "$t"), about $(mmss $((t * (objects - tenth) / tenth))) left" \
+	"  baseline: $tenth/$objects objects (10%) in $(mmss "$t"), about $(mmss $(((t - t0) * (objects - tenth) / tenth))) left" \
 	"the first line: the fraction, the time so far, the ETA from the rate so far"
 half=$(((objects + 1) / 2))
 t=$(second_of "$half")
 tap_is "$(sed -n 5p "$tmp/plain")" \
-	"  baseline: $half/$objects objects (50%) in $(mmss "$t"), about $(mmss $((t * (objects - half) / half))) left" \
-	"the fifth line: half the objects, as much time left as spent"
+	"  baseline: $half/$objects objects (50%) in $(mmss "$t"), about $(mmss $(((t - t0) * (objects - half) / half))) left" \
+	"the fifth line: half the objects, the ETA from the rate since the first object"
 tap_is "$(tail -n 1 "$tmp/plain")" "  baseline: $objects/$objects objects (100%) in $(mmss "$(second_of "$objects")")" \
 	"the last line: all the objects, no ETA"
 
@@ -72,7 +74,7 @@ tap_is "$(wc -l <"$tmp/updates")" "$seconds" "one update per second of the recor
 # The line at second 125: the objects up to the first line of that second.
 read -r n t < <(awk -F '\t' '$2 ~ /^  (CC|AS) / { n++ } $1 == 125 { print n + 0, $1; exit }' "$tmp/rec")
 tap_is "$(grep -F "in $(mmss 125)," "$tmp/updates")" \
-	"  baseline: $n/$objects objects ($((100 * n / objects))%) in $(mmss "$t"), about $(mmss $((t * (objects - n) / n))) left" \
+	"  baseline: $n/$objects objects ($((100 * n / objects))%) in $(mmss "$t"), about $(mmss $(((t - t0) * (objects - n) / n))) left" \
 	"the update at 2:05: the fraction and the ETA"
 awk '{ split($0, a, " in "); split(a[2], b, "[:,]"); s = b[1] * 60 + b[2]
 	if (NR > 1 && s <= last) bad++; last = s } END { exit bad > 0 }' "$tmp/updates"

@@ -35,6 +35,8 @@
 set -euo pipefail
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=sources.sh
+. "$LOCKLAT_ROOT/kernels/sources.sh"
 
 usage() {
 	cat <<EOF
@@ -98,13 +100,17 @@ kernel_configs() {
 # Validate every named variant before any work starts.
 for v in "${variants[@]}"; do
 	variant_load "$v"
-	for p in $VARIANT_PATCHES; do
-		[ -f "$LOCKLAT_PATCHES_DIR/$p/series" ] ||
-			err_exit "variant $v: no patch series '$p' (kernels/patches/$p/series)" 2
-	done
+	needs_rt=0
 	for c in $(kernel_configs traced); do
 		[ -f "$(fragment_path "$c")" ] ||
 			err_exit "variant $v: no config fragment $(fragment_path "$c")" 2
+		! grep -qx 'CONFIG_PREEMPT_RT=y' "$(fragment_path "$c")" || needs_rt=1
+	done
+	[ "$fragments_only" -eq 1 ] && continue
+	# Each check's one line names the variant (set -e: its status ends the build).
+	( source_check "$VARIANT_SOURCE" "$needs_rt" ) 2>&1 | sed "s/: error: /: error: variant $v: /" >&2
+	for p in $VARIANT_PATCHES; do
+		( patch_item_check "$p" ) 2>&1 | sed "s/: error: /: error: variant $v: /" >&2
 	done
 done
 if [ "$fragments_only" -eq 1 ]; then
@@ -121,9 +127,10 @@ if [ "$fragments_only" -eq 1 ]; then
 	exit 0
 fi
 
+# rtla is built from Debian's tree whatever the variants' sources.
 [ -r "$LOCKLAT_KERNEL_TARBALL" ] ||
 	err_exit "$LOCKLAT_KERNEL_TARBALL not found: install the Debian package $LOCKLAT_KERNEL_PACKAGE (make deps)"
-for tool in gcc make flex bison bc ccache xz patch; do
+for tool in gcc make flex bison bc ccache xz patch git; do
 	command -v "$tool" >/dev/null || err_exit "'$tool' not found: run 'make deps'"
 done
 
@@ -136,31 +143,16 @@ if ! flock -n 9; then
 	flock 9
 fi
 
+# Debian's pristine tree (rtla is built from it); each kernel's own source is
+# extracted by source_extract (kernels/sources.sh).
 pristine=$LOCKLAT_BUILD/src/pristine
 
-# source_extract: the pristine tree, extracted once per tarball. Extraction
-# goes to a temporary name and is renamed when complete, so an interrupted run
-# never leaves a half tree that a later run would trust. A new tarball (a
-# linux-source-6.12 update) invalidates every kernel's tree and objects: tar
-# restores the archive's old mtimes, so make would keep objects built from
-# the previous sources. ccache still answers where the sources did not change.
-source_extract() {
-	local key
-	key=$(tarball_sha256)
-	if [ -f "$pristine/Makefile" ] && [ "$(cat "$pristine/.locklat-tarball" 2>/dev/null)" = "$key" ]; then
-		return 0
-	fi
-	require_disk_space "$LOCKLAT_BUILD" 2500
-	if [ -d "$pristine" ]; then
-		progress kernels "$LOCKLAT_KERNEL_TARBALL is not the one extracted: removing every kernel's tree and objects"
-		rm -rf "$LOCKLAT_BUILD"/kernels/*/src
-	fi
-	progress kernels "extracting $LOCKLAT_KERNEL_TARBALL"
-	rm -rf "$pristine.tmp" "$pristine"
-	mkdir -p "$pristine.tmp"
-	tar -xJf "$LOCKLAT_KERNEL_TARBALL" -C "$pristine.tmp" --strip-components=1
-	printf '%s\n' "$key" >"$pristine.tmp/.locklat-tarball"
-	mv "$pristine.tmp" "$pristine"
+# debian_stamp_migrate: a pristine tree extracted by an earlier locklat
+# carries .locklat-tarball; if it is this tarball's, it stays.
+debian_stamp_migrate() {
+	[ -f "$pristine/.locklat-tarball" ] && [ ! -f "$pristine/.locklat-source" ] || return 0
+	[ "$(cat "$pristine/.locklat-tarball")" = "$(source_key debian | cut -d' ' -f2)" ] || return 0
+	source_key debian >"$pristine/.locklat-source"
 }
 
 # layout_migrate: build/ of an earlier locklat kept one tree per patch series
@@ -180,18 +172,6 @@ layout_migrate() {
 	done
 }
 
-# series_files SERIES: the patch files of a series, in order.
-series_files() {
-	local dir=$LOCKLAT_PATCHES_DIR/$1 line
-	while IFS= read -r line; do
-		case $line in
-		'' | '#'*) ;;
-		*) [ -f "$dir/$line" ] || err_exit "series $1 names a missing patch $line"
-			printf '%s\n' "$dir/$line" ;;
-		esac
-	done <"$dir/series"
-}
-
 # patch_apply TREE PATCHFILE: apply with patch -p1 and append the files it
 # changed to TREE/.locklat-touched; on failure name the patch and each
 # failing hunk ("Hunk #2 FAILED at 331" of which file).
@@ -203,45 +183,56 @@ patch_apply() {
 			/^patching file / { f = $3 }
 			/FAILED at/ { printf "%s: %s: %s\n", p, f, $0; n++ }
 			END { if (!n) printf "%s: does not apply\n", p }' >&2
-		err_exit "patch $(basename "$file") does not apply to $(source_release) (see above)"
+		err_exit "patch $(basename "$file") does not apply to $(source_release "$src_pristine") (see above)"
 	fi
 	printf '%s\n' "$out" | sed -n 's/^patching file //p' >>"$tree/.locklat-touched"
 }
 
+# source_release TREE: the kernel version a source tree says it is.
 source_release() {
-	make -s -C "$pristine" kernelversion
+	make -s -C "$1" kernelversion
 }
 
-# kernel_source NAME PATCH_SERIES...: build/kernels/NAME/src, the kernel's
-# own tree: a hard-link copy of the pristine one with the series applied in
-# order (GNU patch writes each patched file anew, so the pristine tree is
-# never modified). A stamp of the tarball and the patches' hashes tells a
-# later run whether the tree is current. When it is not, the tree is made
-# again and its mtimes are set so that make rebuilds exactly what changed:
-# a file patched as before keeps its old mtime; a file that the old series
-# changed and the new one does not (back to pristine content, with the
-# pristine's old mtime) gets a fresh copy, so the objects built from the
-# patched content are rebuilt.
+# kernel_source NAME SOURCE PATCH_ITEM...: build/kernels/NAME/src, the
+# kernel's own tree: a hard-link copy of SOURCE's pristine tree
+# (kernels/sources.sh) with the patches applied in order (GNU patch writes
+# each patched file anew, so the pristine tree is never modified). A stamp
+# of the source's content key and the patches' hashes tells a later run
+# whether the tree is current. When only the patches changed, the tree is
+# made again and its mtimes are set so that make rebuilds exactly what
+# changed: a file patched as before keeps its old mtime; a file that the old
+# series changed and the new one does not (back to pristine content, with
+# the pristine's old mtime) gets a fresh copy, so the objects built from the
+# patched content are rebuilt. Another source drops the tree and its objects
+# whole: tar and git archive give files their archive's old mtimes, and make
+# would keep objects built from the previous sources (ccache still answers
+# where their content did not change).
 kernel_source() {
-	local name=$1 tree want f s
+	local name=$1 source=$2 tree want f s key src_pristine
 	tree=$(kernel_srcdir "$name")
-	shift
-	want=$( { printf 'tarball %s\n' "$(tarball_sha256)"
-		for s in "$@"; do series_files "$s"; done | while IFS= read -r f; do
+	shift 2
+	src_pristine=$(source_extract "$source")
+	key=$(source_key "$source")
+	want=$( { printf '%s\n' "$key"
+		for s in "$@"; do patch_item_files "$s"; done | while IFS= read -r f; do
 			printf '%s %s\n' "$(sha256_of "$f")" "$(basename "$f")"
 		done; } )
 	if [ -f "$tree/.locklat-patches" ] && [ "$(cat "$tree/.locklat-patches")" = "$want" ]; then
 		return 0
 	fi
-	progress kernels "$name: source tree with patches: ${*:-none}"
+	if [ -d "$tree" ] && [ "$(head -n 1 "$tree/.locklat-patches" 2>/dev/null)" != "$key" ]; then
+		progress kernels "$name: another source ($source): its tree and objects are made anew"
+		rm -rf "$tree"
+	fi
+	progress kernels "$name: source tree ($source) with patches: ${*:-none}"
 	rm -rf "$tree.tmp"
 	mkdir -p "${tree%/*}"
-	cp -al "$pristine" "$tree.tmp"
+	cp -al "$src_pristine" "$tree.tmp"
 	: >"$tree.tmp/.locklat-touched"
 	for s in "$@"; do
 		while IFS= read -r f; do
 			patch_apply "$tree.tmp" "$f"
-		done < <(series_files "$s")
+		done < <(patch_item_files "$s")
 	done
 	if [ -d "$tree" ]; then
 		# The objdir moves into the new tree: make decides from mtimes.
@@ -252,8 +243,8 @@ kernel_source() {
 			fi
 		done <"$tree.tmp/.locklat-touched"
 		[ -f "$tree/.locklat-touched" ] && while IFS= read -r f; do
-			if [ -f "$tree.tmp/$f" ] && [ "$tree.tmp/$f" -ef "$pristine/$f" ]; then
-				cp "$pristine/$f" "$tree.tmp/$f.locklat-new"
+			if [ -f "$tree.tmp/$f" ] && [ "$tree.tmp/$f" -ef "$src_pristine/$f" ]; then
+				cp "$src_pristine/$f" "$tree.tmp/$f.locklat-new"
 				mv -f "$tree.tmp/$f.locklat-new" "$tree.tmp/$f"
 			fi
 		done <"$tree/.locklat-touched"
@@ -407,9 +398,11 @@ manifest_write() {
 		flavour "$KERNEL_FLAVOUR" \
 		description "$VARIANT_DESCRIPTION" \
 		kernel_release "$release" \
-		source_version "$(source_release)" \
-		source_package "$LOCKLAT_KERNEL_PACKAGE $(dpkg-query -W -f='${Version}' "$LOCKLAT_KERNEL_PACKAGE" 2>/dev/null || echo unknown)" \
-		source_tarball_sha256 "$(tarball_sha256)" \
+		source "$VARIANT_SOURCE" \
+		source_key "$(source_key "$VARIANT_SOURCE")" \
+		source_version "$(source_release "$tree")" \
+		source_package "$(source_package)" \
+		source_tarball_sha256 "$(source_tarball_sha256)" \
 		patches "$VARIANT_PATCHES" \
 		configs "$KERNEL_CONFIGS" \
 		preempt_model "$model" \
@@ -431,7 +424,7 @@ manifest_write() {
 	for s in $VARIANT_PATCHES; do
 		while IFS= read -r f; do
 			kv_write "$m" "patch_sha256.$s/$(basename "$f")" "$(sha256_of "$f")"
-		done < <(series_files "$s")
+		done < <(patch_item_files "$s")
 	done
 	for c in $KERNEL_CONFIGS; do
 		kv_write "$m" "config_fragment_sha256.$c" "$(sha256_of "$(fragment_path "$c")")"
@@ -439,15 +432,23 @@ manifest_write() {
 	mv "$m" "$dir/manifest"
 }
 
-# tarball_sha256: cached next to the pristine tree (hashing 140 MB each run
-# would dominate a no-op build).
-tarball_sha256() {
-	local cache=$LOCKLAT_BUILD/src/.tarball-sha256 key
-	key="$(stat -c '%s %Y' "$LOCKLAT_KERNEL_TARBALL")"
-	if [ ! -f "$cache" ] || [ "$(head -n 1 "$cache")" != "$key" ]; then
-		printf '%s\n%s\n' "$key" "$(sha256_of "$LOCKLAT_KERNEL_TARBALL")" >"$cache"
+# source_package: what summaries name as the kernel source: Debian's
+# package and version, or the variant's source= (and its content key).
+source_package() {
+	if [ "$VARIANT_SOURCE" = debian ]; then
+		printf '%s %s\n' "$LOCKLAT_KERNEL_PACKAGE" \
+			"$(dpkg-query -W -f='${Version}' "$LOCKLAT_KERNEL_PACKAGE" 2>/dev/null || echo unknown)"
+	else
+		printf '%s (%s)\n' "$VARIANT_SOURCE" "$(source_key "$VARIANT_SOURCE")"
 	fi
-	tail -n 1 "$cache"
+}
+
+# source_tarball_sha256: the tarball's sha256, "-" for a git source.
+source_tarball_sha256() {
+	case $VARIANT_SOURCE in
+	git:*) echo - ;;
+	*) source_key "$VARIANT_SOURCE" | cut -d' ' -f2 ;;
+	esac
 }
 
 # rtla_build: rtla from the same tree (tools/tracing/rtla), for the guest's
@@ -457,7 +458,7 @@ tarball_sha256() {
 rtla_build() {
 	local out=$LOCKLAT_BUILD/rtla
 	[ -x "$out/rtla" ] && return 0
-	progress kernels "rtla: building from $(source_release)'s tools/tracing/rtla"
+	progress kernels "rtla: building from $(source_release "$pristine")'s tools/tracing/rtla"
 	mkdir -p "$out"
 	make -C "$pristine/tools/tracing/rtla" OUTPUT="$out/" -j"$jobs" >"$out/build.log" 2>&1 ||
 		err_exit "rtla does not build (log: $out/build.log)"
@@ -473,7 +474,7 @@ kernel_build() {
 	# (--only relinks no bzImage: the old one and its manifest still agree.)
 	[ -n "$only" ] || rm -f "$dir/manifest"
 	# shellcheck disable=SC2086 # the series list is word-split on purpose
-	kernel_source "$v" $VARIANT_PATCHES
+	kernel_source "$v" "$VARIANT_SOURCE" $VARIANT_PATCHES
 	mkdir -p "$(kernel_objdir "$v")"
 	: >"$dir/build.log"
 	config_generate "$v"
@@ -492,8 +493,8 @@ kernel_build() {
 }
 
 layout_migrate
-source_extract
-[ -n "$only" ] || rtla_build
+debian_stamp_migrate
+[ -n "$only" ] || { source_extract debian >/dev/null; rtla_build; }
 for VARIANT_NAME in "${variants[@]}"; do
 	variant_load "$VARIANT_NAME"
 	for KERNEL_FLAVOUR in $flavours; do

@@ -26,6 +26,8 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=sources.sh
+. "$LOCKLAT_ROOT/kernels/sources.sh"
 
 case ${1:-} in
 -h | --help) usage_from_header "$0"; exit 0 ;;

@@ -142,11 +142,12 @@ variant_load() {
 	local name=$1 file=$LOCKLAT_VARIANTS_DIR/$1 key value
 	is_variant "$name" ||
 		err_exit "unknown variant '$name'; known: $(known_variants | tr '\n' ' ')" 2
-	VARIANT_DESCRIPTION='' VARIANT_PATCHES='' VARIANT_CONFIGS='' VARIANT_BOOTARGS=''
+	VARIANT_DESCRIPTION='' VARIANT_PATCHES='' VARIANT_CONFIGS='' VARIANT_BOOTARGS='' VARIANT_SOURCE=debian
 	while IFS='=' read -r key value; do
 		case $key in
 		'' | '#'*) ;;
 		description) VARIANT_DESCRIPTION=$value ;;
+		source) VARIANT_SOURCE=$value ;;
 		patches) VARIANT_PATCHES=$value ;;
 		configs) VARIANT_CONFIGS=$value ;;
 		bootargs) VARIANT_BOOTARGS=$value ;;
@@ -162,13 +163,9 @@ variant_load() {
 # make verify-equivalence compares object by object.
 LOCKLAT_SERIES=${LOCKLAT_SERIES:-local-lock}
 
-# series_sources SERIES: the .c files its patches change, one per line.
-series_sources() {
-	sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$LOCKLAT_PATCHES_DIR/$1"/*.patch | sort -u
-}
 
 # equivalence_pairs: "A B" per variant A that applies LOCKLAT_SERIES and
-# its variant B with the same configs and patches but that series: the
+# its variant B with the same source, configs and patches but that series: the
 # pairs that differ by the series alone.
 equivalence_pairs() {
 	local a b p configs pa=() pb=() without=()
@@ -182,6 +179,8 @@ equivalence_pairs() {
 		[ "${#without[@]}" -lt "${#pa[@]}" ] || continue
 		for b in $(known_variants); do
 			[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" configs 2>/dev/null)" = "$configs" ] || continue
+			[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" source 2>/dev/null || echo debian)" = \
+				"$(kv_get "$LOCKLAT_VARIANTS_DIR/$a" source 2>/dev/null || echo debian)" ] || continue
 			read -ra pb <<<"$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" patches 2>/dev/null)"
 			[ "${pb[*]}" = "${without[*]}" ] && printf '%s %s\n' "$a" "$b"
 		done

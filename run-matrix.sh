@@ -30,6 +30,13 @@
 #                     again with the same --out resumes it
 #   --seed N          the seed of the cells' shuffled order (default: random;
 #                     recorded in DIR/order, which a resumed run keeps)
+#   --ab TREE@BASE..TIP  A/B any kernel change: instead of kernels/variants/,
+#                     the range's base and tip (commits of a local kernel git
+#                     tree) on CONFIG_PREEMPT and PREEMPT_RT, and its tip
+#                     under lockdep (ab-base, ab-tip, ab-base-rt, ab-tip-rt,
+#                     ab-tip-lockdep; kernels/ab.sh), compared tip against
+#                     base, with a reviewer's verdict in the summary. The run
+#                     keeps what it was made of in DIR/ab/
 #   --dry-run         print the plan and the estimated time, change nothing
 #   -h, --help        this text
 #
@@ -41,15 +48,21 @@
 # whose file says cells=once gets one cell, rep1, running its own passes
 # (workloads/README.md): the modules workload runs the kernel modules of
 # kernels/modules, built here against each variant's plain kernel when a
-# workload of the run has the modules pass.
+# workload of the run has the modules pass. Each pair of the run's variants
+# that differs by the series alone is checked for binary equivalence
+# (kernels/verify-equivalence.sh, into DIR/equivalence/).
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=kernels/sources.sh
+. "$LOCKLAT_ROOT/kernels/sources.sh"
+# shellcheck source=kernels/ab.sh
+. "$LOCKLAT_ROOT/kernels/ab.sh"
 
 variants=() workloads=()
 variants_opt=all workloads_opt=default duration=10 trace_duration=3 warmup=1 reps=4
-accel=auto cpus='' jobs='' out='' dry_run=0 seed=
+accel=auto cpus='' jobs='' out='' dry_run=0 seed='' ab=''
 
 usage() { usage_from_header "$0"; }
 
@@ -57,7 +70,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
-	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed)
+	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed | --ab)
 		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	esac
@@ -73,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--jobs) jobs=$2 ;;
 	--out) out=$2 ;;
 	--seed) seed=$2 ;;
+	--ab) ab=$2 ;;
 	esac
 	shift 2
 done
@@ -118,17 +132,30 @@ list_select() {
 		result+=("$item")
 	done
 }
-mapfile -t all_variants < <(known_variants)
 mapfile -t all_workloads < <(known_workloads)
-list_select variants variants "$variants_opt" "${all_variants[@]}"
-# "all": the matrix's variants (a variant file may say matrix=no).
-[ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
 if [ "$workloads_opt" = default ]; then
 	mapfile -t workloads < <(default_workloads)
 	[ "${#workloads[@]}" -gt 0 ] || err_exit "no workload says default=yes ($LOCKLAT_WORKLOADS_DIR)" 2
 else
 	list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
 fi
+# An A/B run's variants, comparisons and series are written from the range
+# (kernels/ab.sh), first to a scratch folder, into DIR/ab/ when the run starts.
+if [ -n "$ab" ]; then
+	ab_check "$ab"
+	ab_dir=$(mktemp -d)
+	trap 'rm -rf "$ab_dir"' EXIT
+	question=${workloads[0]}
+	[[ " ${workloads[*]} " != *" squashfs "* ]] || question=squashfs
+	ab_prepare "$ab_dir" "$ab" "$question"
+	export LOCKLAT_VARIANTS_DIR=$ab_dir/variants
+	LOCKLAT_SERIES=$(cat "$ab_dir/series")
+	export LOCKLAT_SERIES
+fi
+mapfile -t all_variants < <(known_variants)
+list_select variants variants "$variants_opt" "${all_variants[@]}"
+# "all": the matrix's variants (a variant file may say matrix=no).
+[ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
 usable_accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
 [ "$accel" = auto ] && accel=$usable_accel
 [ "$accel" != kvm ] || [ "$usable_accel" = kvm ] ||
@@ -164,7 +191,8 @@ matrix_settings() {
 	printf '%s\n' "variants=$(printf '%s\n' "${variants[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
 		"workloads=$(printf '%s\n' "${workloads[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
 		"reps=$reps" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
-		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)"
+		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)" \
+		"series=$LOCKLAT_SERIES"
 }
 # matrix_kernels: "kernel.NAME=BZIMAGE_SHA256" for each built kernel of the
 # run's variants (the kernel a cell boots).
@@ -357,6 +385,15 @@ rm -f -- "$probe"
 require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SCRATCH_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+if [ -n "$ab" ]; then
+	if [ ! -d "$out/ab" ]; then
+		cp -r "$ab_dir" "$out/ab.tmp"
+		mv "$out/ab.tmp" "$out/ab"
+	elif ! diff -r "$ab_dir" "$out/ab" >/dev/null; then
+		err_exit "$out was started with another --ab (see $out/ab/): choose another --out" 2
+	fi
+	LOCKLAT_VARIANTS_DIR=$out/ab/variants
+fi
 if [ ! -f "$out/matrix" ]; then
 	matrix_settings >"$out/matrix.tmp"
 	mv "$out/matrix.tmp" "$out/matrix"
@@ -403,6 +440,24 @@ matrix_compare "$(matrix_kernels)"
 matrix_kernels | while IFS= read -r line; do
 	grep -qxF -- "$line" "$out/matrix" || printf '%s\n' "$line" >>"$out/matrix"
 done
+# The series' claim on the run's own kernels: each pair of its variants that
+# differs by the series alone (verify-equivalence.sh --pairs) is compared
+# object by object, into DIR/equivalence/A-vs-B.txt, which the summary's
+# reviewer's verdict quotes. Kept when done; a failure is said, not fatal.
+mkdir -p "$out/equivalence"
+while read -r a b; do
+	[[ " ${variants[*]} " == *" $a "* && " ${variants[*]} " == *" $b "* ]] || continue
+	[ -z "${build_failed[$a]:-}${build_failed[$b]:-}" ] || continue
+	f=$out/equivalence/$a-vs-$b.txt
+	[ -s "$f" ] && continue
+	progress matrix "binary equivalence: $a vs $b"
+	if stage "$LOCKLAT_ROOT/kernels/verify-equivalence.sh" "$a" "$b" >"$f.tmp"; then
+		mv "$f.tmp" "$f"
+	else
+		rm -f "$f.tmp"
+		warn "verify-equivalence.sh $a $b failed: the summary says it was not checked"
+	fi
+done < <("$LOCKLAT_ROOT/kernels/verify-equivalence.sh" --pairs)
 # One guest image for the whole run, so every cell ran the same programs.
 initramfs=$("$guard" -- "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh")
 

@@ -20,21 +20,11 @@ tap_plan $(( ${#stages[@]} * 3 + 6 ))
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# The copy: the tracked files as they are now, the built tools with their
-# mtimes (so that make finds them current), the stages faked.
+# The copy: the tracked files as they are now, the stages faked.
+# shellcheck source=lib/fake-tree.sh
+. "$root/tests/lib/fake-tree.sh"
 copy=$tmp/tree
-mkdir -p "$copy/build"
-(cd "$root" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$copy"
-for d in bin guest-bin tests; do
-	[ ! -d "$root/build/$d" ] || cp -a "$root/build/$d" "$copy/build/"
-done
-for f in tools/install-deps.sh kernels/build.sh kernels/modules/build.sh bench/guest/mkinitramfs.sh bench/host/run-cell.sh; do
-	cp "$root/tests/fakes/stage" "$copy/$f"
-done
-mv "$copy/bench/report/report.sh" "$copy/bench/report/report.sh.real"
-cp "$root/tests/fakes/stage" "$copy/bench/report/report.sh"
-export FAULTS_DIR=$tmp/ctl LOCKLAT_BUILD=$copy/build
-mkdir -p "$FAULTS_DIR"
+fake_tree "$copy"
 args=(--variants baseline --workloads idle --reps 2 --duration 1 --warmup 1 --accel tcg-icount --jobs 1)
 
 # A fake stage is up within a second: poll finer than the default.

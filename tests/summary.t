@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 47
+tap_plan 48
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -54,6 +54,14 @@ grep -q '^\*\*rt vs baseline-rt on squashfs\*\* (the question kernels/comparison
 	grep -q '^- A/A check, local_lock vs baseline (expected the same):.* squashfs: no difference shown' "$tmp/answer" &&
 	grep -q '^- Did not finish: 4 cells (2 TIMEOUT, 1 INVALID, 0 INFRA, 1 panicked)' "$tmp/answer"
 tap_result $? "the answer: the question's verdict with its repetitions, the A/A check, what did not finish"
+# The reviewer's verdict: a block per "verdict" line of kernels/comparisons,
+# the change against its base, with what appeared or went away.
+sed -n '/^## For a reviewer$/,/^## The run$/p' "$md" >"$tmp/reviewer"
+grep -q '^local_lock vs baseline (preempt):$' "$tmp/reviewer" && grep -q '^rt vs baseline-rt (rt):$' "$tmp/reviewer" &&
+	grep -q '^  squashfs: inconclusive: 2 vs 4 repetitions' "$tmp/reviewer" &&
+	grep -q '^    splats appeared: none; went away: scheduling-while-atomic, bug, oops, panic$' "$tmp/reviewer" &&
+	grep -q '^  binary equivalence: not checked in this run' "$tmp/reviewer"
+tap_result $? "the reviewer's verdict: each pair, the verdicts, the splats that went away, equivalence not checked"
 # A real baseline-rt lru cell whose load the pre-series bug killed: left
 # out, with how and the splat, and ranked as the worst in the comparisons.
 grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru.* | yes |$' "$md"

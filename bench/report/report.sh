@@ -41,10 +41,14 @@ case $what in summary | plots) ;; *) err_exit "usage: report.sh summary|plots [R
 run=$(cd "$run" && pwd -P)
 
 summary_write() {
-	local bin=$LOCKLAT_BUILD/bin/locklat-summary rel
+	local bin=$LOCKLAT_BUILD/bin/locklat-summary rel comparisons=$LOCKLAT_ROOT/kernels/comparisons
+	local series=$LOCKLAT_SERIES
 	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
+	# An A/B run carries its own comparisons and series (kernels/ab.sh).
+	[ ! -f "$run/ab/comparisons" ] || comparisons=$run/ab/comparisons
+	[ ! -f "$run/ab/series" ] || series=$(cat "$run/ab/series")
 	"$bin" --call-sites "$LOCKLAT_ROOT/kernels/call-sites" \
-		--comparisons "$LOCKLAT_ROOT/kernels/comparisons" --series "$LOCKLAT_SERIES" \
+		--comparisons "$comparisons" --series "$series" \
 		--llcheck-scenarios "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios" "$run"
 	# results/summary.md is the latest run's summary; from results/ its
 	# plots are under <run-id>/plots/.

@@ -115,8 +115,9 @@ void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 }
 
 /*
- * "A | B | workload | expected | why" lines (kernels/comparisons), and one
- * "question | A | B | workload": the comparison the summary names first.
+ * "A | B | workload | expected | why" lines (kernels/comparisons), one
+ * "question | A | B | workload": the comparison the summary names first,
+ * and "verdict | A | B" lines: the pairs of the reviewer's verdict.
  */
 void comparisons_load(struct run *run, const char *path)
 {
@@ -135,6 +136,17 @@ void comparisons_load(struct run *run, const char *path)
 		n = table_fields(line, field, 5);
 		if (!n)
 			continue;
+		if (!strcmp(field[0], "verdict")) {
+			if (n != 3)
+				err_exit(LL_EXIT_FAIL, "%s:%zu: want 'verdict | A | B'", path, lineno);
+			run->verdicts = realloc(run->verdicts, (run->nverdicts + 1) * sizeof(*run->verdicts));
+			if (!run->verdicts)
+				err_exit(LL_EXIT_FAIL, "out of memory");
+			run->verdicts[run->nverdicts].equivalence = NULL;
+			run->verdicts[run->nverdicts].a = strdup(field[1]);
+			run->verdicts[run->nverdicts++].b = strdup(field[2]);
+			continue;
+		}
 		if (!strcmp(field[0], "question")) {
 			if (n != 4)
 				err_exit(LL_EXIT_FAIL, "%s:%zu: want 'question | A | B | workload'", path, lineno);
@@ -217,9 +229,36 @@ void run_free(struct run *run)
 	free(run->question_a);
 	free(run->question_b);
 	free(run->question_workload);
+	for (i = 0; i < run->nverdicts; i++) {
+		free(run->verdicts[i].a);
+		free(run->verdicts[i].b);
+	}
+	free(run->verdicts);
 	for (i = 0; i < run->nscenarios; i++) {
 		free(run->scenarios[i].name);
 		free(run->scenarios[i].expectation);
 	}
 	free(run->scenarios);
+}
+
+void equivalence_load(struct run *run)
+{
+	size_t i, n;
+	char path[4096];
+	FILE *f;
+
+	for (i = 0; i < run->nverdicts; i++) {
+		struct verdict_pair *v = &run->verdicts[i];
+
+		snprintf(path, sizeof(path), "%s/equivalence/%s-vs-%s.txt", run->dir, v->a, v->b);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		v->equivalence = malloc(8192);
+		if (!v->equivalence)
+			err_exit(LL_EXIT_FAIL, "out of memory");
+		n = fread(v->equivalence, 1, 8191, f);
+		v->equivalence[n] = '\0';
+		fclose(f);
+	}
 }

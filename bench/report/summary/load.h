@@ -11,6 +11,8 @@
 void run_load(struct run *run, const char *dir, const struct call_sites *cs);
 /* kernels/comparisons: "A | B | workload | expected | why" and "question | A | B | workload". */
 void comparisons_load(struct run *run, const char *path);
+/* RUN/equivalence/A-vs-B.txt for each verdict pair, when the run checked it. */
+void equivalence_load(struct run *run);
 /* "name | what | expected": the llcheck scenarios; an unreadable file leaves them blank. */
 void scenarios_load(struct run *run, const char *path);
 /* Everything load and analyse allocated. */

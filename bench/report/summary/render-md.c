@@ -235,6 +235,186 @@ static void md_answer(FILE *f, const struct run *run)
 		left_out, unfinished || left_out ? " (see the sections at the end)" : "");
 }
 
+/* The first cell of a variant, for what its kernel is (its manifest), or NULL. */
+static const struct cell *variant_cell(const struct run *run, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strcmp(run->cells[i].variant, variant))
+			return &run->cells[i];
+	return NULL;
+}
+
+/* The index of a variant among the run's columns, or -1. */
+static int variant_index(const struct run *run, const char *variant)
+{
+	size_t v;
+
+	for (v = 0; v < run->nvariants; v++)
+		if (!strcmp(run->variants[v], variant))
+			return (int)v;
+	return -1;
+}
+
+/* The traced culprits of a group, each once: the worst preemptoff section and the traced worst wake-up. */
+static size_t group_culprits(const struct group *g, const char **out)
+{
+	size_t n = 0;
+
+	if (g->preemptoff_cell && !g->preemptoff_flagged && !g->preemptoff_too_long &&
+	    g->preemptoff_cell->preemptoff.culprit[0])
+		out[n++] = g->preemptoff_cell->preemptoff.culprit;
+	if (g->wakeup_cell && g->wakeup_cell->wakeup.hit && !g->wakeup_flagged &&
+	    (!n || strcmp(out[0], g->wakeup_cell->wakeup.culprit)))
+		out[n++] = g->wakeup_cell->wakeup.culprit;
+	return n;
+}
+
+/* Whether a splat of kind was found in a cell of variant on workload. */
+static bool group_has_splat(const struct run *run, const char *variant, const char *workload, const char *kind)
+{
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
+			continue;
+		for (k = 0; k < c->nfindings; k++)
+			if (!strcmp(c->findings[k].kind, kind))
+				return true;
+	}
+	return false;
+}
+
+/* Splat kinds found for A (to) and not for B (from) on a workload, as "kind, kind". */
+static void splats_only_in(FILE *f, const struct run *run, const char *a, const char *b, const char *workload)
+{
+	size_t i, n = 0;
+	unsigned int k, j;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->variant, a) || strcmp(c->workload, workload))
+			continue;
+		for (k = 0; k < c->nfindings; k++) {
+			bool seen = false;
+
+			/* Each kind once: the first cell of A that has it names it. */
+			for (size_t e = 0; e < i && !seen; e++) {
+				const struct cell *p = &run->cells[e];
+
+				if (strcmp(p->variant, a) || strcmp(p->workload, workload))
+					continue;
+				for (j = 0; j < p->nfindings; j++)
+					seen |= !strcmp(p->findings[j].kind, c->findings[k].kind);
+			}
+			for (j = 0; j < k; j++)
+				seen |= !strcmp(c->findings[j].kind, c->findings[k].kind);
+			if (seen || group_has_splat(run, b, workload, c->findings[k].kind))
+				continue;
+			fprintf(f, "%s%s", n++ ? ", " : "", c->findings[k].kind);
+		}
+	}
+	if (!n)
+		fprintf(f, "none");
+}
+
+/*
+ * The reviewer's verdict: for each "verdict | A | B" pair of
+ * kernels/comparisons (A the change, B its base), a plain-text block to paste
+ * into a mail: the kernels, how they were measured, per workload the ratio
+ * with its interval and p, the traced sections that left or entered the worst
+ * wake-ups, the splats that appeared or went away, and the binary
+ * equivalence the run checked.
+ */
+static void md_reviewer(FILE *f, const struct run *run)
+{
+	char accel[256], vcpus[64], duration[64], revision[256];
+	size_t i, w;
+
+	if (!run->nverdicts)
+		return;
+	meta_values_of(run, "accel", true, accel, sizeof(accel));
+	meta_values_of(run, "vcpus", true, vcpus, sizeof(vcpus));
+	meta_values_of(run, "duration_s", true, duration, sizeof(duration));
+	meta_values(run, "suite_revision", revision, sizeof(revision));
+	fprintf(f, "## For a reviewer\n\n```\n");
+	fprintf(f, "locklat: %s, %s vCPU(s), %s s latency passes, up to %zu repetitions per build\n"
+		"and workload (locklat %s)\n", accel, vcpus, duration, max_rep(run), revision);
+	for (i = 0; i < run->nverdicts; i++) {
+		const struct verdict_pair *vp = &run->verdicts[i];
+		const struct cell *ca = variant_cell(run, vp->a), *cb = variant_cell(run, vp->b);
+		int va = variant_index(run, vp->a), vb = variant_index(run, vp->b);
+
+		if (!ca || !cb || va < 0 || vb < 0)
+			continue;
+		fprintf(f, "\n%s vs %s (%s):\n", vp->a, vp->b, kv_str(&ca->meta, "manifest.preempt_model", "?"));
+		fprintf(f, "  %s: %s, patches %s\n", vp->a, kv_str(&ca->meta, "manifest.source", "debian"),
+			kv_str(&ca->meta, "manifest.patches", "-"));
+		fprintf(f, "  %s: %s, patches %s\n", vp->b, kv_str(&cb->meta, "manifest.source", "debian"),
+			kv_str(&cb->meta, "manifest.patches", "-"));
+		for (w = 0; w < run->nworkloads; w++) {
+			const struct comparison *cmp = comparison_of(run, vp->a, vp->b, run->workloads[w]);
+			const struct group *ga = run_group(run, (size_t)va, w), *gb = run_group(run, (size_t)vb, w);
+			const char *ka[2], *kb[2];
+			size_t na, nb, x, y, n;
+
+			if (!cmp)
+				continue;
+			fprintf(f, "  %s: %s", run->workloads[w], cmp->verdict);
+			if (!isnan(cmp->p_max))
+				fprintf(f, ", p = %.3f", cmp->p_max);
+			fprintf(f, "\n");
+			na = group_culprits(ga, ka);
+			nb = group_culprits(gb, kb);
+			for (x = 0, n = 0; x < nb; x++) {
+				bool kept = false;
+
+				for (y = 0; y < na; y++)
+					kept |= !strcmp(kb[x], ka[y]);
+				if (!kept)
+					fprintf(f, "%s%s", n++ ? "; " : "    left the worst-wake-up traces: ", kb[x]);
+			}
+			if (n)
+				fprintf(f, "\n");
+			for (x = 0, n = 0; x < na; x++) {
+				bool was = false;
+
+				for (y = 0; y < nb; y++)
+					was |= !strcmp(ka[x], kb[y]);
+				if (!was)
+					fprintf(f, "%s%s", n++ ? "; " : "    entered the worst-wake-up traces: ", ka[x]);
+			}
+			if (n)
+				fprintf(f, "\n");
+			fprintf(f, "    splats appeared: ");
+			splats_only_in(f, run, vp->a, vp->b, run->workloads[w]);
+			fprintf(f, "; went away: ");
+			splats_only_in(f, run, vp->b, vp->a, run->workloads[w]);
+			fprintf(f, "\n");
+		}
+		if (vp->equivalence) {
+			const char *p = vp->equivalence;
+
+			fprintf(f, "  binary equivalence (make verify-equivalence):\n");
+			while (*p) {
+				size_t len = strcspn(p, "\n");
+
+				if (len)
+					fprintf(f, "    %.*s\n", (int)len, p);
+				p += len + (p[len] == '\n');
+			}
+		} else if (!strcmp(kv_str(&ca->meta, "manifest.preempt_model", ""), "preempt")) {
+			fprintf(f, "  binary equivalence: not checked in this run (make verify-equivalence)\n");
+		}
+	}
+	fprintf(f, "```\n\n");
+}
+
 static void md_header(FILE *f, const struct run *run)
 {
 	char buf[2048];
@@ -242,6 +422,7 @@ static void md_header(FILE *f, const struct run *run)
 
 	fprintf(f, "# locklat summary: run `%s`\n\n", base ? base + 1 : run->dir);
 	md_answer(f, run);
+	md_reviewer(f, run);
 	fprintf(f, "## The run\n\n");
 	fprintf(f, "%zu complete cells: %zu OK, %zu FINDINGS, %zu TIMEOUT, %zu INVALID, %zu INFRA",
 		run->ncells, count_status(run, "OK"), count_status(run, "FINDINGS"),

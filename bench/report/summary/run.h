@@ -136,6 +136,12 @@ struct run {
 	size_t ndefs;
 	/* kernels/comparisons' "question | A | B | workload": the one asked first */
 	char *question_a, *question_b, *question_workload;
+	/* kernels/comparisons' "verdict | A | B" lines: the reviewer's verdict's pairs */
+	struct verdict_pair {
+		char *a, *b;
+		char *equivalence;	/* RUN/equivalence/A-vs-B.txt (verify-equivalence's lines), or NULL */
+	} *verdicts;
+	size_t nverdicts;
 	const char *series;		/* the series under test (--series, local-lock) */
 	struct comparison *cmps;	/* every comparison made, by workload, computed once */
 	size_t ncmps;

@@ -114,6 +114,7 @@ int main(int argc, char **argv)
 
 	/* One way: load, analyse, render. */
 	run_load(&run, run.dir, &cs);
+	equivalence_load(&run);
 	if (!run.ncells)
 		err_exit(LL_EXIT_FAIL, "%s holds no complete cell", run.dir);
 	run_analyse(&run);

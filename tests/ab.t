@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ab.t - ./run-matrix.sh --ab TREE@BASE..TIP on a copy of the tree whose
+# stages are fakes (tests/lib/fake-tree.sh): a scratch git tree shaped like a
+# kernel (a Makefile, kernel/Kconfig.preempt with PREEMPT_RT) and a range of
+# two commits. Bad input stops with one line before anything is made; the
+# plan takes the five A/B variants; a run keeps what it was made of in
+# DIR/ab/ (variants pinned to commit ids, comparisons, the series), checks
+# the binary equivalence of each pair the range alone separates, and its
+# summary has their columns, the question tip-rt vs base-rt, and a
+# reviewer's verdict quoting the equivalence; resuming with another range is
+# refused. The real
+# kernels of such variants are sources.t's.
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
+command -v git >/dev/null || tap_skip_all "no git (make deps)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_plan 15
+export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
+	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
+# shellcheck source=lib/fake-tree.sh
+. "$root/tests/lib/fake-tree.sh"
+copy=$tmp/tree
+fake_tree "$copy"
+rm_=$copy/run-matrix.sh
+
+# A tree shaped like a kernel, and a change of two commits on top of it.
+linux=$tmp/linux
+mkdir -p "$linux/kernel" "$linux/lib"
+printf 'VERSION = 6\nPATCHLEVEL = 12\n' >"$linux/Makefile"
+printf 'config PREEMPT\n\tbool\n\nconfig PREEMPT_RT\n\tbool\n' >"$linux/kernel/Kconfig.preempt"
+printf 'int f(void)\n{\n\treturn 0;\n}\n' >"$linux/lib/f.c"
+git -C "$linux" init -q && git -C "$linux" add -A && git -C "$linux" commit -q -m base && git -C "$linux" tag v6.12
+sed -i 's/return 0/return 1/' "$linux/lib/f.c" && git -C "$linux" commit -qam "lib: one"
+printf 'int g(void)\n{\n\treturn 2;\n}\n' >>"$linux/lib/f.c" && git -C "$linux" commit -qam "lib: two"
+base=$(git -C "$linux" rev-parse v6.12) tip=$(git -C "$linux" rev-parse HEAD)
+
+# bad SPEC WANT NAME: --ab SPEC stops with one line matching WANT, exit 2.
+bad() {
+	local err
+	err=$("$rm_" --dry-run --ab "$1" --out "$tmp/never" 2>&1)
+	tap_like "$?:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:.*$2" "$3 ($err)"
+}
+bad "$tmp/nowhere@v6.12..HEAD" "is not a git tree" "--ab: not a git tree"
+bad "$linux@v6.12..nope" "has no commit 'nope'" "--ab: a ref that does not exist"
+bad "$linux@HEAD..HEAD" "the range has no commits" "--ab: an empty range"
+bad "$linux" "wants TREE@BASE..TIP" "--ab: no range"
+[ ! -e "$tmp/never" ]
+tap_result $? "nothing made for bad input"
+
+plan=$("$rm_" --dry-run --ab "$linux@v6.12..HEAD" --workloads idle,squashfs --out "$tmp/ab" 2>&1)
+tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" "the plan: the five A/B variants"
+"$rm_" --ab "$linux@v6.12..HEAD" --workloads idle,squashfs --reps 1 --duration 1 --warmup 1 \
+	--accel tcg-icount --jobs 1 --out "$tmp/ab" >"$tmp/ab.log" 2>&1
+tap_result $? "a run finishes$(tail -n 1 "$tmp/ab.log" | sed 's/^/: /')"
+tap_is "$(sed -n 's/^source=//p' "$tmp/ab/ab/variants/ab-tip"):$(sed -n 's/^patches=//p' "$tmp/ab/ab/variants/ab-tip")" \
+	"git:$linux@$base:git:$linux@$base..$tip" "DIR/ab/variants: the tip is the base and the range, pinned to commit ids"
+tap_is "$(cat "$tmp/ab/ab/series")" "git:$linux@$base..$tip" "DIR/ab/series: the range under test"
+md=$tmp/ab/summary.md
+# (The fakes' kernels record no preemption model: the columns go by name.)
+grep -qE '^\|  \| ab-base \| ab-base-rt \| ab-tip \| ab-tip-lockdep \| ab-tip-rt \|$' "$md"
+tap_result $? "the summary has a column for each A/B variant"
+grep -q '^\*\*ab-tip-rt vs ab-base-rt on squashfs\*\*' "$md"
+tap_result $? "the question: tip vs base on PREEMPT_RT, on squashfs"
+sed -n '/^## For a reviewer$/,/^## The run$/p' "$md" >"$tmp/verdict"
+grep -q '^ab-tip vs ab-base' "$tmp/verdict" && grep -q '^ab-tip-rt vs ab-base-rt' "$tmp/verdict"
+tap_result $? "a reviewer's verdict for the change on CONFIG_PREEMPT and on PREEMPT_RT"
+tap_is "$(ls "$tmp/ab/equivalence")" "$(printf '%s\n' ab-tip-rt-vs-ab-base-rt.txt ab-tip-vs-ab-base.txt)" \
+	"the run checked binary equivalence for each pair that differs by the range alone"
+grep -A1 '^  binary equivalence (make verify-equivalence):$' "$tmp/verdict" | grep -q 'configuration: fake (ab-tip vs ab-base)'
+tap_result $? "and the verdict quotes it"
+# The range's branch moves on: the same --ab is another range, refused.
+printf 'int h(void);\n' >>"$linux/lib/f.c" && git -C "$linux" commit -qam "lib: three"
+err=$("$rm_" --ab "$linux@v6.12..HEAD" --workloads idle,squashfs --reps 1 --duration 1 --warmup 1 \
+	--accel tcg-icount --jobs 1 --out "$tmp/ab" 2>&1)
+tap_like "$?:$err" "^2:.*(another --ab|was started with series=)" "resuming with another range is refused"
+tap_done

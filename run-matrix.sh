@@ -37,6 +37,10 @@
 #                     ab-tip-lockdep; kernels/ab.sh), compared tip against
 #                     base, with a reviewer's verdict in the summary. The run
 #                     keeps what it was made of in DIR/ab/
+#   --targets LIST    comma-separated kernel functions the verify pass counts
+#                     for every workload, instead of each workload's own
+#                     (default for --ab: the functions the range changes,
+#                     DIR/ab/targets)
 #   --dry-run         print the plan and the estimated time, change nothing
 #   -h, --help        this text
 #
@@ -62,7 +66,7 @@ set -euo pipefail
 
 variants=() workloads=()
 variants_opt=all workloads_opt=default duration=10 trace_duration=3 warmup=1 reps=4
-accel=auto cpus='' jobs='' out='' dry_run=0 seed='' ab=''
+accel=auto cpus='' jobs='' out='' dry_run=0 seed='' ab='' targets=''
 
 usage() { usage_from_header "$0"; }
 
@@ -70,7 +74,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
-	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed | --ab)
+	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed | --ab | --targets)
 		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	esac
@@ -87,6 +91,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2 ;;
 	--seed) seed=$2 ;;
 	--ab) ab=$2 ;;
+	--targets) targets=$2 ;;
 	esac
 	shift 2
 done
@@ -109,6 +114,7 @@ at_most warmup "$warmup" 3600
 at_most reps "$reps" "$LOCKLAT_MAX_REPS"
 [ -z "$cpus" ] || at_most cpus "$cpus" "$(guest_max_cpus)"
 case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
+case $targets in *[!A-Za-z0-9_,.]* | ,* | *, | *,,*) err_exit "--targets wants kernel function names separated by commas, got '$targets'" 2 ;; esac
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
 # of KNOWN for "all") into RESULT_ARRAY, each item checked. Runs in this
@@ -148,6 +154,8 @@ if [ -n "$ab" ]; then
 	question=${workloads[0]}
 	[[ " ${workloads[*]} " != *" squashfs "* ]] || question=squashfs
 	ab_prepare "$ab_dir" "$ab" "$question"
+	[ -n "$targets" ] || targets=$(paste -sd, "$ab_dir/targets")
+	[ -n "$targets" ] || err_exit "--ab $ab: the range changes no function of a .c file: give --targets" 2
 	export LOCKLAT_VARIANTS_DIR=$ab_dir/variants
 	LOCKLAT_SERIES=$(cat "$ab_dir/series")
 	export LOCKLAT_SERIES
@@ -192,7 +200,7 @@ matrix_settings() {
 		"workloads=$(printf '%s\n' "${workloads[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
 		"reps=$reps" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
 		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)" \
-		"series=$LOCKLAT_SERIES"
+		"series=$LOCKLAT_SERIES" "targets=$targets"
 }
 # matrix_kernels: "kernel.NAME=BZIMAGE_SHA256" for each built kernel of the
 # run's variants (the kernel a cell boots).
@@ -526,8 +534,8 @@ for cell in "${cells[@]}"; do
 	# output lock (fd 8).
 	"$guard" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 		--duration "$duration" --trace-duration "$trace_duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
-		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" --initramfs "$initramfs" --out "$dir" \
-		>"${slot_log[$s]}" 2>&1 8>&- &
+		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" ${targets:+--targets "$targets"} \
+		--initramfs "$initramfs" --out "$dir" >"${slot_log[$s]}" 2>&1 8>&- &
 	slot_pid[$s]=$!
 done
 for ((s = 0; s < jobs; s++)); do

@@ -9,8 +9,9 @@
 # under kernels/: the variants (ab-base, ab-tip, ab-base-rt, ab-tip-rt,
 # ab-tip-lockdep; source and range pinned to commit ids, so that a branch
 # moving on does not change a run), the comparisons with the question asked
-# first, and the series under test (the range), which the summary and
-# verify-equivalence read.
+# first, the series under test (the range), which the summary and
+# verify-equivalence read, and from the range's diff the functions it
+# changes: the verify pass's targets and the traces' call sites.
 
 # shellcheck shell=bash
 
@@ -56,6 +57,18 @@ ab_prepare() {
 		} >"$dir/variants/$name"
 	done <<<"$AB_VARIANTS"
 	printf 'git:%s@%s..%s\n' "$tree" "$base" "$tip" >"$dir/series"
+	# What the change touches: the verify pass's targets for every workload
+	# (a workload that reaches none of them does not exercise the change),
+	# and a call site per changed file for the traces' attribution.
+	series_functions "git:$tree@$base..$tip" | awk '{ print $2 }' | LC_ALL=C sort -u >"$dir/targets"
+	{
+		echo "# SPDX-License-Identifier: GPL-2.0"
+		echo "# Written by ./run-matrix.sh --ab $2 (kernels/ab.sh); format: kernels/call-sites."
+		series_functions "git:$tree@$base..$tip" | awk '
+			$1 != file { if (file != "") print file " (changed) | " fns; file = $1; fns = $2; next }
+			{ fns = fns ", " $2 }
+			END { if (file != "") print file " (changed) | " fns }'
+	} >"$dir/call-sites"
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Written by ./run-matrix.sh --ab $2 (kernels/ab.sh); format: kernels/comparisons."

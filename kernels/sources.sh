@@ -204,3 +204,32 @@ series_sources() {
 		sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$f"
 	done | sort -u
 }
+
+# series_functions ITEM: "file function" for each function of a .c file whose
+# lines the patches change, once each. A changed line belongs to the last
+# function header (a line at column 0 naming "identifier(", not a macro,
+# not ending in ";") before it in its hunk, else to the hunk header's
+# function, until a "}" at column 0 ends it. A heuristic: a change between
+# two functions is put to the one before; the list is overridable by hand
+# (./run-matrix.sh --targets).
+series_functions() {
+	local f
+	patch_item_files "$1" | while IFS= read -r f; do
+		# shellcheck disable=SC2016 # an awk program
+		awk '
+		function fname(s,   m) {
+			if (!match(s, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/))
+				return ""
+			m = substr(s, RSTART, RLENGTH)
+			sub(/[ \t]*\($/, "", m)
+			return m ~ /^[A-Z0-9_]+$/ ? "" : m
+		}
+		/^\+\+\+ / { file = $2; sub(/^b\//, "", file); c = file ~ /\.c$/; cur = ""; next }
+		/^--- / { next }
+		/^@@/ { ctx = $0; sub(/^@@[^@]*@@ ?/, "", ctx); cur = fname(ctx); next }
+		!c { next }
+		/^[ +-][A-Za-z_]/ && !/;[ \t]*$/ { n = fname(substr($0, 2)); if (n != "") cur = n }
+		/^[+-]/ && cur != "" { print file, cur }
+		/^[ +-]}/ { cur = "" }' "$f"
+	done | LC_ALL=C sort -u
+}

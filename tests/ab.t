@@ -5,7 +5,8 @@
 # kernel (a Makefile, kernel/Kconfig.preempt with PREEMPT_RT) and a range of
 # two commits. Bad input stops with one line before anything is made; the
 # plan takes the five A/B variants; a run keeps what it was made of in
-# DIR/ab/ (variants pinned to commit ids, comparisons, the series), checks
+# DIR/ab/ (variants pinned to commit ids, comparisons, the series, the
+# functions the diff changes as verify targets and call sites), checks
 # the binary equivalence of each pair the range alone separates, and its
 # summary has their columns, the question tip-rt vs base-rt, and a
 # reviewer's verdict quoting the equivalence; resuming with another range is
@@ -17,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || tap_skip_all "no git (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 15
+tap_plan 18
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 # shellcheck source=lib/fake-tree.sh
@@ -47,6 +48,8 @@ bad "$tmp/nowhere@v6.12..HEAD" "is not a git tree" "--ab: not a git tree"
 bad "$linux@v6.12..nope" "has no commit 'nope'" "--ab: a ref that does not exist"
 bad "$linux@HEAD..HEAD" "the range has no commits" "--ab: an empty range"
 bad "$linux" "wants TREE@BASE..TIP" "--ab: no range"
+err=$("$rm_" --dry-run --targets 'f;rm' --out "$tmp/never" 2>&1)
+tap_like "$?:$err" "^2:.*--targets wants kernel function names" "--targets: not function names"
 [ ! -e "$tmp/never" ]
 tap_result $? "nothing made for bad input"
 
@@ -58,6 +61,10 @@ tap_result $? "a run finishes$(tail -n 1 "$tmp/ab.log" | sed 's/^/: /')"
 tap_is "$(sed -n 's/^source=//p' "$tmp/ab/ab/variants/ab-tip"):$(sed -n 's/^patches=//p' "$tmp/ab/ab/variants/ab-tip")" \
 	"git:$linux@$base:git:$linux@$base..$tip" "DIR/ab/variants: the tip is the base and the range, pinned to commit ids"
 tap_is "$(cat "$tmp/ab/ab/series")" "git:$linux@$base..$tip" "DIR/ab/series: the range under test"
+tap_is "$(paste -sd, "$tmp/ab/ab/targets"):$(grep -v '^#' "$tmp/ab/ab/call-sites")" "f,g:lib/f.c (changed) | f, g" \
+	"from the range's diff: the functions it changes, the verify targets and a call site per file"
+grep -qx 'targets=f,g' "$tmp/ab/matrix"
+tap_result $? "the run's targets are part of its matrix record"
 md=$tmp/ab/summary.md
 # (The fakes' kernels record no preemption model: the columns go by name.)
 grep -qE '^\|  \| ab-base \| ab-base-rt \| ab-tip \| ab-tip-lockdep \| ab-tip-rt \|$' "$md"

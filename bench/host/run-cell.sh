@@ -37,6 +37,9 @@
 #                     duration) + 60)
 #   --initramfs FILE  the guest image (default: bench/guest/mkinitramfs.sh's, built
 #                     if needed); run-matrix.sh passes one image to every cell
+#   --targets LIST    comma-separated kernel functions the verify pass counts,
+#                     instead of the workload's targets= (an A/B run's: the
+#                     functions its range changes)
 #
 # The cell is assembled in DIR.partial and renamed to DIR when complete, so a
 # DIR that exists is complete (its meta has complete=1). Layout and meta keys:
@@ -48,7 +51,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
-passes=$LOCKLAT_PASSES passes_given=0 accel=auto cpus='' pin='' mem=512
+passes=$LOCKLAT_PASSES passes_given=0 targets='' accel=auto cpus='' pin='' mem=512
 deadline='' initramfs='' step_budget='' silence_s='' function_trace=0
 overcommit=()
 while [ $# -gt 0 ]; do
@@ -77,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--step-budget) step_budget=$2 ;;
 	--silence) silence_s=$2 ;;
 	--initramfs) initramfs=$2 ;;
+	--targets) targets=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
 	shift 2
@@ -110,6 +114,11 @@ fi
 setup_name=${WORKLOAD_SETUP:-none}
 setup_arg=''
 case $setup_name in *:*) setup_arg=${setup_name#*:} setup_name=${setup_name%%:*} ;; esac
+# --targets: the functions the verify pass counts, instead of the workload's.
+if [ -n "$targets" ]; then
+	case $targets in *[!A-Za-z0-9_,.]* | ,* | *, | *,,*) usage_error "--targets wants kernel function names separated by commas, got '$targets'" ;; esac
+	WORKLOAD_TARGETS=$targets
+fi
 # A workload that names its passes (workloads/README.md: passes=) runs those
 # unless --passes says otherwise.
 [ "$passes_given" -eq 1 ] || [ -z "$workload" ] || [ "$WORKLOAD_PASSES" = - ] || passes=$WORKLOAD_PASSES

@@ -42,12 +42,13 @@ run=$(cd "$run" && pwd -P)
 
 summary_write() {
 	local bin=$LOCKLAT_BUILD/bin/locklat-summary rel comparisons=$LOCKLAT_ROOT/kernels/comparisons
-	local series=$LOCKLAT_SERIES
+	local series=$LOCKLAT_SERIES call_sites=$LOCKLAT_ROOT/kernels/call-sites
 	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
-	# An A/B run carries its own comparisons and series (kernels/ab.sh).
+	# An A/B run carries its own comparisons, series and call sites (kernels/ab.sh).
 	[ ! -f "$run/ab/comparisons" ] || comparisons=$run/ab/comparisons
 	[ ! -f "$run/ab/series" ] || series=$(cat "$run/ab/series")
-	"$bin" --call-sites "$LOCKLAT_ROOT/kernels/call-sites" \
+	[ ! -f "$run/ab/call-sites" ] || call_sites=$run/ab/call-sites
+	"$bin" --call-sites "$call_sites" \
 		--comparisons "$comparisons" --series "$series" \
 		--llcheck-scenarios "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios" "$run"
 	# results/summary.md is the latest run's summary; from results/ its

@@ -391,6 +391,15 @@ static void md_reviewer(FILE *f, const struct run *run)
 			}
 			if (n)
 				fprintf(f, "\n");
+			if (ga->verify_cell) {
+				unsigned int k, reached = 0;
+
+				for (k = 0; k < ga->verify_cell->nhits; k++)
+					reached += ga->verify_cell->hits[k].reached;
+				if (!reached)
+					fprintf(f, "    reached none of its %u target functions (verify pass): this workload "
+						"does not exercise the change\n", ga->verify_cell->nhits);
+			}
 			fprintf(f, "    splats appeared: ");
 			splats_only_in(f, run, vp->a, vp->b, run->workloads[w]);
 			fprintf(f, "; went away: ");

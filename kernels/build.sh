@@ -495,6 +495,15 @@ kernel_build() {
 layout_migrate
 debian_stamp_migrate
 [ -n "$only" ] || { source_extract debian >/dev/null; rtla_build; }
+# Every kernel's source tree first: a patch that does not apply stops the
+# build before anything of it is compiled.
+for VARIANT_NAME in "${variants[@]}"; do
+	variant_load "$VARIANT_NAME"
+	for KERNEL_FLAVOUR in $flavours; do
+		# shellcheck disable=SC2086 # the patch list is word-split on purpose
+		kernel_source "$(kernel_name "$VARIANT_NAME" "$KERNEL_FLAVOUR")" "$VARIANT_SOURCE" $VARIANT_PATCHES
+	done
+done
 for VARIANT_NAME in "${variants[@]}"; do
 	variant_load "$VARIANT_NAME"
 	for KERNEL_FLAVOUR in $flavours; do

@@ -26,7 +26,7 @@ cleanup() {
 		"$LOCKLAT_BUILD"/patches/git-* "$LOCKLAT_BUILD"/patches/mbox-*
 }
 trap cleanup EXIT
-tap_plan 16
+tap_plan 18
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 
@@ -119,4 +119,14 @@ tap_like "$out" '^drivers/block/zram/zcomp.o: .*, 1 differ \(zcomp_stream_get\)$
 	"and finds what it finds for local_lock vs baseline: only zcomp_stream_get differs"
 manifest_free=$([ ! -e "$LOCKLAT_BUILD/kernels/src-test-tip/manifest" ] && echo yes)
 tap_is "$manifest_free" yes "--only wrote no manifest (no bzImage to describe)"
+# An mbox whose patch does not apply stops the build, naming the patch, the
+# file and the hunk, before any kernel of the build is compiled.
+sed 's|^ #include <linux/percpu.h>$| #include <linux/percpu-renamed.h>|' "$tmp/local-lock.mbox" >"$tmp/bad.mbox"
+variant src-test-bad "source=git:$repo@base" "patches=mbox:$tmp/bad.mbox" "configs=$base_cfg"
+rm -rf "$(kernel_path src-test-base)"
+err=$(LOCKLAT_VARIANTS_DIR=$tmp/variants "$build" --only lib/radix-tree.o src-test-base src-test-bad 2>&1 >/dev/null)
+tap_like "$?:$(printf '%s\n' "$err" | grep -m1 FAILED)" "^1:.*: fs/squashfs/decompressor_multi_percpu.c: Hunk #[0-9]+ FAILED" \
+	"a patch of the mbox that does not apply: the build stops naming the patch, the file and the hunk"
+[ ! -e "$(kernel_objdir src-test-base)/lib/radix-tree.o" ]
+tap_result $? "and nothing was compiled, not even the kernel before it"
 tap_done

@@ -460,7 +460,9 @@ while read -r a b; do
 	[ -s "$f" ] && continue
 	progress matrix "binary equivalence: $a vs $b"
 	if stage "$LOCKLAT_ROOT/kernels/verify-equivalence.sh" "$a" "$b" >"$f.tmp"; then
-		mv "$f.tmp" "$f"
+		# Its findings, not its progress lines ("[m:ss equivalence] ...").
+		grep -v '^\[[0-9]*:[0-9]* ' "$f.tmp" >"$f" || true
+		rm -f "$f.tmp"
 	else
 		rm -f "$f.tmp"
 		warn "verify-equivalence.sh $a $b failed: the summary says it was not checked"

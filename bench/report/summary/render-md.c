@@ -323,6 +323,15 @@ static void splats_only_in(FILE *f, const struct run *run, const char *a, const 
 		fprintf(f, "none");
 }
 
+/* What a variant's kernel is made of: its source and its patches (manifest). */
+static void reviewer_kernel(FILE *f, const char *variant, const struct cell *c)
+{
+	const char *patches = kv_str(&c->meta, "manifest.patches", "");
+
+	fprintf(f, "  %s: %s, patches %s\n", variant, kv_str(&c->meta, "manifest.source", "debian"),
+		patches[0] ? patches : "none");
+}
+
 /*
  * The reviewer's verdict: for each "verdict | A | B" pair of
  * kernels/comparisons (A the change, B its base), a plain-text block to paste
@@ -353,10 +362,8 @@ static void md_reviewer(FILE *f, const struct run *run)
 		if (!ca || !cb || va < 0 || vb < 0)
 			continue;
 		fprintf(f, "\n%s vs %s (%s):\n", vp->a, vp->b, kv_str(&ca->meta, "manifest.preempt_model", "?"));
-		fprintf(f, "  %s: %s, patches %s\n", vp->a, kv_str(&ca->meta, "manifest.source", "debian"),
-			kv_str(&ca->meta, "manifest.patches", "-"));
-		fprintf(f, "  %s: %s, patches %s\n", vp->b, kv_str(&cb->meta, "manifest.source", "debian"),
-			kv_str(&cb->meta, "manifest.patches", "-"));
+		reviewer_kernel(f, vp->a, ca);
+		reviewer_kernel(f, vp->b, cb);
 		for (w = 0; w < run->nworkloads; w++) {
 			const struct comparison *cmp = comparison_of(run, vp->a, vp->b, run->workloads[w]);
 			const struct group *ga = run_group(run, (size_t)va, w), *gb = run_group(run, (size_t)vb, w);

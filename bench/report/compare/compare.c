@@ -32,6 +32,7 @@
 
 #include "judge.h"
 #include "locklat.h"
+#include "output.h"
 #include "stats.h"
 
 enum option_values {
@@ -171,44 +172,9 @@ static const char *spread(char *buf, size_t size, const struct side *s)
 	return buf;
 }
 
-static FILE *out_open(const char *dir, const char *name, char *tmp, size_t size)
-{
-	FILE *f;
 
-	snprintf(tmp, size, "%s/%s.tmp", dir, name);
-	f = fopen(tmp, "w");
-	if (!f)
-		err_exit_errno(LL_EXIT_FAIL, "create %s", tmp);
-	return f;
-}
 
-static void out_close(FILE *f, const char *dir, const char *name, const char *tmp)
-{
-	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (fflush(f) || ferror(f) || fclose(f))
-		err_exit_errno(LL_EXIT_FAIL, "write %s", tmp);
-	if (rename(tmp, path))
-		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
-}
-
-static json_object *json_double_or_null(double x)
-{
-	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
-}
-
-static json_object *json_interval(const struct ratio_ci *ci)
-{
-	json_object *a;
-
-	if (!ci->valid || ci->coverage <= 0)
-		return NULL;
-	a = json_object_new_array();
-	json_object_array_add(a, json_double_or_null(ci->lo));
-	json_object_array_add(a, json_double_or_null(ci->hi));
-	return a;
-}
 
 static json_object *json_side(const struct side *s)
 {
@@ -241,7 +207,7 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, OPT_OUT },
 		{ NULL, 0, NULL, 0 },
 	};
-	char differ[4096], context[4096], tmp_md[4096], tmp_json[4096], buf_a[128], buf_b[128];
+	char differ[4096], context[4096], buf_a[128], buf_b[128];
 	char lo[16], hi[16], est[16];
 	json_object *jroot, *jgroups, *jonly_a, *jonly_b;
 	const char *out = NULL;
@@ -287,7 +253,7 @@ int main(int argc, char **argv)
 	if (mkdir(out, 0755) && errno != EEXIST)
 		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", out);
 
-	md = out_open(out, "compare.md", tmp_md, sizeof(tmp_md));
+	md = output_open(out, "compare.md");
 	fprintf(md, "# locklat compare: `%s` → `%s`\n\n", a.name, b.name);
 	md_run(md, "A", &a);
 	md_run(md, "B", &b);
@@ -384,7 +350,7 @@ int main(int argc, char **argv)
 				json_object_get_string(json_object_array_get_idx(jonly_b, i)));
 		fprintf(md, ".\n");
 	}
-	out_close(md, out, "compare.md", tmp_md);
+	output_close(md, out, "compare.md");
 
 	json_object_object_add(jroot, "a", json_object_new_string(a.name));
 	json_object_object_add(jroot, "b", json_object_new_string(b.name));
@@ -395,10 +361,10 @@ int main(int argc, char **argv)
 	json_object_object_add(jroot, "groups", jgroups);
 	json_object_object_add(jroot, "only_in_a", jonly_a);
 	json_object_object_add(jroot, "only_in_b", jonly_b);
-	md = out_open(out, "compare.json", tmp_json, sizeof(tmp_json));
+	md = output_open(out, "compare.json");
 	fputs(json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), md);
 	fputc('\n', md);
-	out_close(md, out, "compare.json", tmp_json);
+	output_close(md, out, "compare.json");
 	printf("%s/compare.md: %zu groups compared\n", out, compared);
 	json_object_put(jroot);
 	json_object_put(a.root);

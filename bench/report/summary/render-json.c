@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "locklat.h"
+#include "output.h"
 #include "render.h"
 #include "run.h"
 
@@ -186,23 +187,7 @@ static json_object *json_load(const struct load_state *l)
 	return o;
 }
 
-static json_object *json_double_or_null(double x)
-{
-	return isnan(x) || isinf(x) ? NULL : json_object_new_double(x);
-}
 
-/* [lo, hi] of an interval; an unbounded end is null (JSON has no infinity); null without one. */
-static json_object *json_interval(const struct ratio_ci *ci)
-{
-	json_object *a;
-
-	if (!ci->valid || ci->coverage <= 0)
-		return NULL;
-	a = json_object_new_array();
-	json_object_array_add(a, json_double_or_null(ci->lo));
-	json_object_array_add(a, json_double_or_null(ci->hi));
-	return a;
-}
 
 /* A group's maximum by pass length (run.h: length_s), keyed by seconds; null without one. */
 static json_object *json_max_by_length(const struct group *g)

@@ -11,31 +11,18 @@
 #include <string.h>
 
 #include "locklat.h"
+#include "output.h"
 #include "render.h"
 #include "run.h"
 
 FILE *render_open(const struct run *run, const char *name)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.tmp", run->dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		err_exit_errno(LL_EXIT_FAIL, "create %s", path);
-	return f;
+	return output_open(run->dir, name);
 }
 
 void render_close(FILE *f, const struct run *run, const char *name)
 {
-	char tmp[4096], path[4096];
-
-	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", run->dir, name);
-	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
-	if (fflush(f) || ferror(f) || fclose(f))
-		err_exit_errno(LL_EXIT_FAIL, "write %s", tmp);
-	if (rename(tmp, path))
-		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
+	output_close(f, run->dir, name);
 }
 
 /* Whether the ", "-separated LIST holds ITEM whole ("3" is not in "30"). */

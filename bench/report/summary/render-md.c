@@ -271,10 +271,13 @@ static size_t group_culprits(const struct group *g, const char **out)
 	return n;
 }
 
-/* Whether a splat of kind was found in a cell of variant on workload. */
-static bool group_has_splat(const struct run *run, const char *variant, const char *workload, const char *kind)
+#define MAX_KINDS 64
+
+/* The splat kinds found in the cells of variant on workload, each once, into kinds; how many. */
+static size_t group_splat_kinds(const struct run *run, const char *variant, const char *workload,
+				const char **kinds)
 {
-	size_t i;
+	size_t i, j, n = 0;
 	unsigned int k;
 
 	for (i = 0; i < run->ncells; i++) {
@@ -282,45 +285,66 @@ static bool group_has_splat(const struct run *run, const char *variant, const ch
 
 		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
 			continue;
-		for (k = 0; k < c->nfindings; k++)
-			if (!strcmp(c->findings[k].kind, kind))
-				return true;
-	}
-	return false;
-}
-
-/* Splat kinds found for A (to) and not for B (from) on a workload, as "kind, kind". */
-static void splats_only_in(FILE *f, const struct run *run, const char *a, const char *b, const char *workload)
-{
-	size_t i, n = 0;
-	unsigned int k, j;
-
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *c = &run->cells[i];
-
-		if (strcmp(c->variant, a) || strcmp(c->workload, workload))
-			continue;
 		for (k = 0; k < c->nfindings; k++) {
-			bool seen = false;
-
-			/* Each kind once: the first cell of A that has it names it. */
-			for (size_t e = 0; e < i && !seen; e++) {
-				const struct cell *p = &run->cells[e];
-
-				if (strcmp(p->variant, a) || strcmp(p->workload, workload))
-					continue;
-				for (j = 0; j < p->nfindings; j++)
-					seen |= !strcmp(p->findings[j].kind, c->findings[k].kind);
-			}
-			for (j = 0; j < k; j++)
-				seen |= !strcmp(c->findings[j].kind, c->findings[k].kind);
-			if (seen || group_has_splat(run, b, workload, c->findings[k].kind))
-				continue;
-			fprintf(f, "%s%s", n++ ? ", " : "", c->findings[k].kind);
+			for (j = 0; j < n && strcmp(kinds[j], c->findings[k].kind); j++)
+				;
+			if (j == n && n < MAX_KINDS)
+				kinds[n++] = c->findings[k].kind;
 		}
 	}
+	return n;
+}
+
+/* The strings of x[0..nx) that y[0..ny) lacks, into out; how many. */
+static size_t lacking(const char **out, const char *const *x, size_t nx, const char *const *y, size_t ny)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < nx; i++) {
+		for (j = 0; j < ny && strcmp(x[i], y[j]); j++)
+			;
+		if (j == ny)
+			out[n++] = x[i];
+	}
+	return n;
+}
+
+/* items[0..n), sep-separated. */
+static void print_list(FILE *f, const char *const *items, size_t n, const char *sep)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? sep : "", items[i]);
+}
+
+/* One line "LABEL x; y" of the culprits of x that y lacks, or none. */
+static void culprits_line(FILE *f, const char *label, const char *const *x, size_t nx,
+			  const char *const *y, size_t ny)
+{
+	const char *d[2];
+	size_t n = lacking(d, x, nx, y, ny);
+
 	if (!n)
-		fprintf(f, "none");
+		return;
+	fputs(label, f);
+	print_list(f, d, n, "; ");
+	fputc('\n', f);
+}
+
+/* "    splats appeared: ...; went away: ..." of A (the change) against B on a workload. */
+static void splats_line(FILE *f, const struct run *run, const char *a, const char *b, const char *workload)
+{
+	const char *ka[MAX_KINDS], *kb[MAX_KINDS], *d[MAX_KINDS];
+	size_t na = group_splat_kinds(run, a, workload, ka), nb = group_splat_kinds(run, b, workload, kb), n;
+
+	fputs("    splats appeared: ", f);
+	n = lacking(d, ka, na, kb, nb);
+	print_list(f, d, n, ", ");
+	fputs(n ? "; went away: " : "none; went away: ", f);
+	n = lacking(d, kb, nb, ka, na);
+	print_list(f, d, n, ", ");
+	fputs(n ? "\n" : "none\n", f);
 }
 
 /* What a variant's kernel is made of: its source and its patches (manifest). */
@@ -368,7 +392,7 @@ static void md_reviewer(FILE *f, const struct run *run)
 			const struct comparison *cmp = comparison_of(run, vp->a, vp->b, run->workloads[w]);
 			const struct group *ga = run_group(run, (size_t)va, w), *gb = run_group(run, (size_t)vb, w);
 			const char *ka[2], *kb[2];
-			size_t na, nb, x, y, n;
+			size_t na, nb;
 
 			if (!cmp)
 				continue;
@@ -378,26 +402,8 @@ static void md_reviewer(FILE *f, const struct run *run)
 			fprintf(f, "\n");
 			na = group_culprits(ga, ka);
 			nb = group_culprits(gb, kb);
-			for (x = 0, n = 0; x < nb; x++) {
-				bool kept = false;
-
-				for (y = 0; y < na; y++)
-					kept |= !strcmp(kb[x], ka[y]);
-				if (!kept)
-					fprintf(f, "%s%s", n++ ? "; " : "    left the worst-wake-up traces: ", kb[x]);
-			}
-			if (n)
-				fprintf(f, "\n");
-			for (x = 0, n = 0; x < na; x++) {
-				bool was = false;
-
-				for (y = 0; y < nb; y++)
-					was |= !strcmp(ka[x], kb[y]);
-				if (!was)
-					fprintf(f, "%s%s", n++ ? "; " : "    entered the worst-wake-up traces: ", ka[x]);
-			}
-			if (n)
-				fprintf(f, "\n");
+			culprits_line(f, "    left the worst-wake-up traces: ", kb, nb, ka, na);
+			culprits_line(f, "    entered the worst-wake-up traces: ", ka, na, kb, nb);
 			if (ga->verify_cell) {
 				unsigned int k, reached = 0;
 
@@ -407,11 +413,7 @@ static void md_reviewer(FILE *f, const struct run *run)
 					fprintf(f, "    reached none of its %u target functions (verify pass): this workload "
 						"does not exercise the change\n", ga->verify_cell->nhits);
 			}
-			fprintf(f, "    splats appeared: ");
-			splats_only_in(f, run, vp->a, vp->b, run->workloads[w]);
-			fprintf(f, "; went away: ");
-			splats_only_in(f, run, vp->b, vp->a, run->workloads[w]);
-			fprintf(f, "\n");
+			splats_line(f, run, vp->a, vp->b, run->workloads[w]);
 		}
 		if (vp->equivalence) {
 			const char *p = vp->equivalence;

@@ -114,7 +114,7 @@ at_most warmup "$warmup" 3600
 at_most reps "$reps" "$LOCKLAT_MAX_REPS"
 [ -z "$cpus" ] || at_most cpus "$cpus" "$(guest_max_cpus)"
 case $accel in auto | kvm | tcg-icount | tcg) ;; *) err_exit "--accel wants auto, kvm, tcg-icount or tcg, got '$accel'" 2 ;; esac
-case $targets in *[!A-Za-z0-9_,.]* | ,* | *, | *,,*) err_exit "--targets wants kernel function names separated by commas, got '$targets'" 2 ;; esac
+targets_check "$targets"
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
 # of KNOWN for "all") into RESULT_ARRAY, each item checked. Runs in this

@@ -387,6 +387,16 @@ LOCKLAT_PASSES_KNOWN="$LOCKLAT_PASSES modules"
 # what it stops at is the workload's (METHODOLOGY.md, "Passes, per cell").
 LOCKLAT_TIMERLAT_FLOOR_US=100
 
+# targets_check LIST [STATUS]: stop unless LIST is kernel function names
+# separated by commas (--targets of run-matrix.sh and run-cell.sh; empty: none
+# given). Status 2 by default.
+targets_check() {
+	case $1 in
+	*[!A-Za-z0-9_,.]* | ,* | *, | *,,*)
+		err_exit "--targets wants kernel function names separated by commas, got '$1'" "${2:-2}" ;;
+	esac
+}
+
 # is_pass NAME: NAME is a pass a cell may run.
 is_pass() {
 	[[ " $LOCKLAT_PASSES_KNOWN " == *" $1 "* ]]

@@ -116,7 +116,7 @@ setup_arg=''
 case $setup_name in *:*) setup_arg=${setup_name#*:} setup_name=${setup_name%%:*} ;; esac
 # --targets: the functions the verify pass counts, instead of the workload's.
 if [ -n "$targets" ]; then
-	case $targets in *[!A-Za-z0-9_,.]* | ,* | *, | *,,*) usage_error "--targets wants kernel function names separated by commas, got '$targets'" ;; esac
+	targets_check "$targets" "$CELL_EXIT_USAGE"
 	WORKLOAD_TARGETS=$targets
 fi
 # A workload that names its passes (workloads/README.md: passes=) runs those

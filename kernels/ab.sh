@@ -35,7 +35,7 @@ ab_check() {
 
 # ab_prepare DIR SPEC QUESTION_WORKLOAD: the A/B data into DIR.
 ab_prepare() {
-	local dir=$1 tree range base tip line name configs patched
+	local dir=$1 tree range base tip line name configs patched functions
 	read -r tree range <<<"$(git_spec "$2")"
 	base=$(git_commit "$tree" "${range%%..*}") || exit 2
 	tip=$(git_commit "$tree" "${range#*..}") || exit 2
@@ -60,14 +60,16 @@ ab_prepare() {
 	# What the change touches: the verify pass's targets for every workload
 	# (a workload that reaches none of them does not exercise the change),
 	# and a call site per changed file for the traces' attribution.
-	series_functions "git:$tree@$base..$tip" | awk '{ print $2 }' | LC_ALL=C sort -u >"$dir/targets"
+	functions=$(series_functions "git:$tree@$base..$tip")
+	awk 'NF { print $2 }' <<<"$functions" | LC_ALL=C sort -u >"$dir/targets"
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo "# Written by ./run-matrix.sh --ab $2 (kernels/ab.sh); format: kernels/call-sites."
-		series_functions "git:$tree@$base..$tip" | awk '
+		awk '
+			!NF { next }
 			$1 != file { if (file != "") print file " (changed) | " fns; file = $1; fns = $2; next }
 			{ fns = fns ", " $2 }
-			END { if (file != "") print file " (changed) | " fns }'
+			END { if (file != "") print file " (changed) | " fns }' <<<"$functions"
 	} >"$dir/call-sites"
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"

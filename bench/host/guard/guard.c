@@ -10,9 +10,14 @@
  * /dev/null (a stage never asks: a background group that read the terminal
  * would stop). The guard asks the kernel for a signal when its parent dies
  * (PR_SET_PDEATHSIG), and then kills the whole group with SIGKILL: make and
- * its compilers, QEMU, apt-get. SIGINT, SIGTERM and SIGHUP to the guard do
- * the same. When COMMAND exits, the guard kills what is left in its group
- * (a stage leaves nothing running) and exits with COMMAND's status.
+ * its compilers, QEMU, apt-get; and every other process descended from it,
+ * which the guard keeps as their child subreaper (PR_SET_CHILD_SUBREAPER):
+ * GNU parallel starts each job in a group of its own (run-matrix.sh --hosts),
+ * and a job, or the ssh that carries a remote one, must not outlive the run
+ * either (a remote job ends when its ssh does: parallel's own wrapper).
+ * SIGINT, SIGTERM and SIGHUP to the guard do the same. When COMMAND exits,
+ * the guard kills what is left (a stage leaves nothing running) and exits
+ * with COMMAND's status.
  *
  * Standalone (no locklat library, no json-c): run-matrix.sh builds it with
  * gcc alone before the packages stage, which it guards too.
@@ -21,6 +26,8 @@
  * N, 126 when COMMAND cannot be run, 2 bad usage.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -28,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +55,79 @@ static void die(const char *what)
 {
 	fprintf(stderr, "locklat-guard: %s: %s\n", what, strerror(errno));
 	exit(126);
+}
+
+/* The parent of process pid (/proc/<pid>/stat, after the command name), or 0. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid": comm may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	if (!p || strlen(p) < 4)
+		return 0;
+	return (pid_t)atoi(p + 4);
+}
+
+/* Whether pid descends from ancestor (its parent, its parent's parent, ...). */
+static int descends_from(pid_t pid, pid_t ancestor)
+{
+	int depth;
+
+	for (depth = 0; pid > 1 && depth < 64; depth++) {
+		pid = parent_of(pid);
+		if (pid == ancestor)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * SIGKILL the group of child and every process below the guard, and reap
+ * them, until none is left (a dying process's children come to the guard,
+ * its subreaper, and are found in the next round).
+ */
+static void kill_all(pid_t child)
+{
+	pid_t self = getpid();
+	int round, found;
+
+	kill(-child, SIGKILL);
+	for (round = 0; round < 50; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *de;
+
+		found = 0;
+		while (d && (de = readdir(d))) {
+			pid_t pid;
+
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			pid = (pid_t)atoi(de->d_name);
+			if (pid != self && descends_from(pid, self)) {
+				kill(pid, SIGKILL);
+				found = 1;
+			}
+		}
+		if (d)
+			closedir(d);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!found)
+			return;
+		usleep(10000);
+	}
 }
 
 int main(int argc, char **argv)
@@ -69,7 +150,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, &old))
 		die("sigprocmask");
-	if (prctl(PR_SET_PDEATHSIG, PARENT_DIED))
+	if (prctl(PR_SET_PDEATHSIG, PARENT_DIED) || prctl(PR_SET_CHILD_SUBREAPER, 1))
 		die("prctl");
 	/* The parent may have died before the request: then nothing starts. */
 	if (getppid() != parent)
@@ -95,18 +176,24 @@ int main(int argc, char **argv)
 		if (sigwait(&set, &sig))
 			die("sigwait");
 		if (sig == SIGCHLD) {
-			pid_t pid = waitpid(child, &status, WNOHANG);
+			pid_t pid;
+			int done = 0, st;
 
-			if (pid != child)
+			/* The command, or an orphan of it that came to the guard. */
+			while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+				if (pid == child) {
+					status = st;
+					done = 1;
+				}
+			if (!done)
 				continue;
-			kill(-child, SIGKILL);
+			kill_all(child);
 			if (WIFSIGNALED(status))
 				return 128 + WTERMSIG(status);
 			return WEXITSTATUS(status);
 		}
 		/* The parent died or the run is being stopped: the stage goes with it. */
-		kill(-child, SIGKILL);
-		waitpid(child, &status, 0);
+		kill_all(child);
 		return 128 + (sig == PARENT_DIED ? SIGKILL : sig);
 	}
 }

@@ -130,3 +130,20 @@ int read_u64_file(const char *path, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p && size)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		err_exit(LL_EXIT_FAIL, "out of memory");
+	return d;
+}

@@ -42,6 +42,10 @@ bool parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  */
 bool parse_duration_ns(const char *s, uint64_t *ns);
 
+/* realloc and strdup that exit with "out of memory" instead of returning NULL. */
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
 /* out = dir/name; exits if it does not fit. */
 void path_join(char *out, size_t size, const char *dir, const char *name);
 

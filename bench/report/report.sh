@@ -9,6 +9,7 @@
 #   summary  locklat-summary -> RUN_DIR/summary.{md,json,csv}, RUN_DIR/plot-data/,
 #            and results/summary.md (the same text, its links made relative to results/)
 #   plots    gnuplot plots/*.gp -> RUN_DIR/plots/*.{png,svg}, copied to plots/
+#            (a run of several strata: RUN_DIR/by-host/<stratum>/plots/)
 #   compare  locklat-compare: B against A from their summary.json ->
 #            OUT_DIR/compare.{md,json} (default results/compare/<A>-vs-<B>);
 #            LOCKLAT_COMPARE_ALLOW_DIFFERENT=1 compares runs made with
@@ -56,7 +57,7 @@ summary_write() {
 	case $run in
 	"$LOCKLAT_ROOT/results/"*)
 		rel=${run#"$LOCKLAT_ROOT/results/"}
-		sed "s|](plots/|]($rel/plots/|g; s|\`plots/|\`$rel/plots/|g" "$run/summary.md" \
+		sed "s|](plots/|]($rel/plots/|g; s|\`plots/|\`$rel/plots/|g; s|](by-host/|]($rel/by-host/|g" "$run/summary.md" \
 			>"$LOCKLAT_ROOT/results/summary.md.tmp"
 		mv "$LOCKLAT_ROOT/results/summary.md.tmp" "$LOCKLAT_ROOT/results/summary.md" ;;
 	esac
@@ -121,8 +122,10 @@ plots_draw() {
 		distribution_draw ccdf "$w" "Latency CCDF: workload $w (measured repetitions, skipped wake-ups counted)"
 	done <"$data/workloads"
 	series_draw "$data" "$out"
-	# plots/ shows the runs under results/ (not, say, a test's run in /tmp).
+	# plots/ shows the runs under results/ (not, say, a test's run in /tmp;
+	# nor one stratum of a run of several).
 	case $run in
+	*/by-host/*) ;;
 	"$LOCKLAT_ROOT/results/"*) cp "$out"/*.png "$out"/*.svg "$LOCKLAT_ROOT/plots/" ;;
 	esac
 	progress plots "$(find "$out" -name '*.svg' | wc -l) plots in $out"
@@ -130,5 +133,15 @@ plots_draw() {
 
 case $what in
 summary) summary_write ;;
-plots) plots_draw ;;
+plots)
+	# A run of several strata has plots per stratum (locklat-summary:
+	# RUN/by-host/<stratum>/), none of them pooled.
+	if [ ! -d "$run/plot-data" ] && [ -d "$run/by-host" ]; then
+		for stratum in "$run"/by-host/*/; do
+			run=${stratum%/}
+			plots_draw
+		done
+	else
+		plots_draw
+	fi ;;
 esac

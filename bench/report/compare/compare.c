@@ -95,6 +95,10 @@ static void run_load(struct run *r, const char *dir)
 	r->root = json_object_from_file(path);
 	if (!r->root)
 		err_exit(LL_EXIT_FAIL, "cannot read %s (make summary RUN=%s first)", path, dir);
+	/* A run of several strata has no pooled groups: each stratum is a summary of its own. */
+	if (json_object_object_get_ex(r->root, "strata", NULL))
+		err_exit(LL_EXIT_FAIL, "%s ran under several accelerators or host CPU models: compare one of its "
+			 "strata, %s/by-host/<stratum> (its summary.md lists them)", dir, dir);
 	if (!json_object_object_get_ex(r->root, "groups", &r->groups) ||
 	    !json_object_is_type(r->groups, json_type_array))
 		err_exit(LL_EXIT_FAIL, "%s has no groups: not a locklat summary", path);

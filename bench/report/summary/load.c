@@ -6,6 +6,7 @@
  * struct run. Nothing here judges or writes.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +68,20 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
+/* A cell's host CPU model; NULL for a cell that ran on no host (a kernel that did not build). */
+static const char *cell_host_cpu(const struct cell *c)
+{
+	return kv_str(&c->meta, "host_cpu", NULL);
+}
+
+/* Whether cell c is one of stratum s's: its accelerator and host CPU, or no host at all. */
+static bool stratum_has(const struct stratum *s, const struct cell *c)
+{
+	const char *cpu = cell_host_cpu(c);
+
+	return !cpu || (!strcmp(c->accel, s->accel) && !strcmp(cpu, s->host_cpu));
+}
+
 void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 {
 	size_t nv, nw, nr, v, w, r;
@@ -97,6 +112,10 @@ void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 				c = &run->cells[run->ncells];
 				switch (cell_load(c, cdir, cs, run->window_us)) {
 				case 0:
+					if (run->only && !stratum_has(run->only, c)) {
+						cell_free(c);
+						break;
+					}
 					run->ncells++;
 					break;
 				case 1:
@@ -239,6 +258,12 @@ void run_free(struct run *run)
 		free(run->scenarios[i].expectation);
 	}
 	free(run->scenarios);
+	for (i = 0; i < run->nstrata; i++) {
+		free(run->strata[i].name);
+		free(run->strata[i].accel);
+		free(run->strata[i].host_cpu);
+	}
+	free(run->strata);
 }
 
 void equivalence_load(struct run *run)
@@ -261,4 +286,84 @@ void equivalence_load(struct run *run)
 		v->equivalence[n] = '\0';
 		fclose(f);
 	}
+}
+
+/* A folder name for a stratum: its accelerator and host CPU, lower case, runs of other characters as one '-'. */
+static char *stratum_name(const char *accel, const char *cpu)
+{
+	char raw[256], name[128];
+	size_t i, n = 0;
+
+	snprintf(raw, sizeof(raw), "%s %s", accel, cpu);
+	for (i = 0; raw[i] && n < sizeof(name) - 1; i++) {
+		unsigned char ch = (unsigned char)raw[i];
+
+		if (isalnum(ch))
+			name[n++] = (char)tolower(ch);
+		else if (n && name[n - 1] != '-')
+			name[n++] = '-';
+	}
+	while (n && name[n - 1] == '-')
+		n--;
+	name[n] = '\0';
+	return xstrdup(n ? name : "unknown");
+}
+
+/* Append value to the ", "-separated list unless it holds it already. */
+static void list_add(char *list, size_t size, const char *value)
+{
+	const char *p = list;
+	size_t n = strlen(value), len = strlen(list);
+
+	for (; *p; p += 2) {
+		if (!strncmp(p, value, n) && (p[n] == '\0' || p[n] == ','))
+			return;
+		p = strstr(p, ", ");
+		if (!p)
+			break;
+	}
+	snprintf(list + len, size - len, "%s%s", len ? ", " : "", value);
+}
+
+static int cmp_stratum(const void *a, const void *b)
+{
+	return strcmp(((const struct stratum *)a)->name, ((const struct stratum *)b)->name);
+}
+
+void strata_find(struct run *run)
+{
+	size_t i, j;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		const char *cpu = cell_host_cpu(c);
+		struct stratum *s = NULL;
+
+		if (!cpu)
+			continue;
+		for (j = 0; j < run->nstrata; j++)
+			if (!strcmp(run->strata[j].accel, c->accel) && !strcmp(run->strata[j].host_cpu, cpu))
+				s = &run->strata[j];
+		if (!s) {
+			run->strata = xrealloc(run->strata, (run->nstrata + 1) * sizeof(*run->strata));
+			s = &run->strata[run->nstrata++];
+			memset(s, 0, sizeof(*s));
+			s->accel = xstrdup(c->accel);
+			s->host_cpu = xstrdup(cpu);
+			s->name = stratum_name(c->accel, cpu);
+			/* Two models may read alike as folder names: the later one numbered. */
+			for (j = 0; j + 1 < run->nstrata; j++)
+				if (!strcmp(run->strata[j].name, s->name)) {
+					char numbered[160];
+
+					snprintf(numbered, sizeof(numbered), "%s-%zu", s->name, run->nstrata);
+					free(s->name);
+					s->name = xstrdup(numbered);
+					break;
+				}
+		}
+		s->ncells++;
+		list_add(s->hosts, sizeof(s->hosts), kv_str(&c->meta, "host", "?"));
+	}
+	qsort(run->strata, run->nstrata, sizeof(*run->strata), cmp_stratum);
 }

@@ -15,6 +15,12 @@ void comparisons_load(struct run *run, const char *path);
 void equivalence_load(struct run *run);
 /* "name | what | expected": the llcheck scenarios; an unreadable file leaves them blank. */
 void scenarios_load(struct run *run, const char *path);
+/*
+ * The strata of the cells loaded (run.h: struct stratum), by name;
+ * cells of no host (a kernel that did not
+ * build) belong to every stratum and count in none.
+ */
+void strata_find(struct run *run);
 /* Everything load and analyse allocated. */
 void run_free(struct run *run);
 

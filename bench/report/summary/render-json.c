@@ -319,6 +319,8 @@ static json_object *json_settings(const struct run *run)
 	return o;
 }
 
+static json_object *json_stratum(const struct stratum *s);
+
 void render_json(const struct run *run)
 {
 	json_object *root = json_object_new_object(), *cells = json_object_new_array();
@@ -337,6 +339,8 @@ void render_json(const struct run *run)
 	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
 	json_object_object_add(root, "startup_window_s", json_object_new_double((double)run->window_us / 1e6));
 	json_object_object_add(root, "settings", json_settings(run));
+	if (run->only)
+		json_object_object_add(root, "stratum", json_stratum(run->only));
 	for (i = 0; i < run->ncells; i++)
 		json_object_array_add(cells, json_cell(run, &run->cells[i]));
 	for (i = 0; i < run->ngroups; i++) {
@@ -408,6 +412,41 @@ void render_json(const struct run *run)
 	f = render_open(run, "summary.json");
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
 	fputc('\n', f);
+	render_close(f, run, "summary.json");
+	json_object_put(root);
+}
+
+/* The stratum a summary is of, or each stratum of an index (run.h: struct stratum). */
+static json_object *json_stratum(const struct stratum *s)
+{
+	json_object *o = json_object_new_object();
+	char path[256];
+
+	snprintf(path, sizeof(path), "by-host/%s/summary.json", s->name);
+	json_object_object_add(o, "name", json_object_new_string(s->name));
+	json_object_object_add(o, "accel", json_object_new_string(s->accel));
+	json_object_object_add(o, "host_cpu", json_object_new_string(s->host_cpu));
+	json_object_object_add(o, "hosts", json_object_new_string(s->hosts));
+	json_object_object_add(o, "cells", json_object_new_int64((int64_t)s->ncells));
+	json_object_object_add(o, "summary", json_object_new_string(path));
+	return o;
+}
+
+/* A run of several strata: summary.json lists them, and holds no group or comparison. */
+void render_json_index(const struct run *run)
+{
+	json_object *root = json_object_new_object(), *strata = json_object_new_array();
+	size_t i;
+	FILE *f;
+
+	json_object_object_add(root, "layout_version",
+			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
+	json_object_object_add(root, "run", json_object_new_string(strrchr(run->dir, '/') ? strrchr(run->dir, '/') + 1 : run->dir));
+	for (i = 0; i < run->nstrata; i++)
+		json_object_array_add(strata, json_stratum(&run->strata[i]));
+	json_object_object_add(root, "strata", strata);
+	f = render_open(run, "summary.json");
+	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	render_close(f, run, "summary.json");
 	json_object_put(root);
 }

@@ -439,6 +439,10 @@ static void md_header(FILE *f, const struct run *run)
 	const char *base = strrchr(run->dir, '/');
 
 	fprintf(f, "# locklat summary: run `%s`\n\n", base ? base + 1 : run->dir);
+	if (run->only)
+		fprintf(f, "Stratum `%s`: the cells this run ran under **%s** on **%s** (hosts: %s), and those of no "
+			"host; the run's other strata have summaries of their own (`../../summary.md`), and no comparison "
+			"here pools cells of two.\n\n", run->only->name, run->only->accel, run->only->host_cpu, run->only->hosts);
 	md_answer(f, run);
 	md_reviewer(f, run);
 	fprintf(f, "## The run\n\n");
@@ -475,7 +479,12 @@ static void md_header(FILE *f, const struct run *run)
 	meta_values(run, "trace_cmd_version", buf, sizeof(buf));
 	fprintf(f, "trace-cmd %s\n", buf);
 	meta_values(run, "host_cpu", buf, sizeof(buf));
-	fprintf(f, "- Host CPU: %s; ", buf);
+	fprintf(f, "- Host CPU: %s", buf);
+	/* The hosts by name, where the cells recorded them (run-matrix.sh --hosts runs several). */
+	meta_values(run, "host", buf, sizeof(buf));
+	if (strcmp(buf, "?"))
+		fprintf(f, " (hosts: %s)", buf);
+	fprintf(f, "; ");
 	meta_values(run, "suite_revision", buf, sizeof(buf));
 	fprintf(f, "locklat revision %s\n\n", buf);
 	md_clock(f, run);
@@ -1038,5 +1047,36 @@ void render_markdown(const struct run *run)
 			md_workload(f, run, w);
 	md_modules(f, run);
 	md_problems(f, run);
+	render_close(f, run, "summary.md");
+}
+
+/*
+ * A run of several strata (run.h: struct stratum): summary.md says that it
+ * was not pooled and links each stratum's own summary.
+ */
+void render_markdown_index(const struct run *run)
+{
+	FILE *f = render_open(run, "summary.md");
+	const char *base = strrchr(run->dir, '/');
+	size_t i, nohost = run->ncells;
+
+	fprintf(f, "# locklat summary: run `%s`\n\n## Answer\n\n", base ? base + 1 : run->dir);
+	fprintf(f, "**Not pooled.** This run's cells ran under %zu strata, each an accelerator on a host CPU "
+		"model (`run-matrix.sh --hosts`). A latency measured on one is not comparable with one measured "
+		"on another (the guest's time is the host's, in instructions or in nanoseconds), so no comparison "
+		"mixes them: each stratum is summarised on its own, with its own comparisons and plots "
+		"(METHODOLOGY.md, \"A lab\"). A pair compared within one stratum ran on one kind of host.\n\n",
+		run->nstrata);
+	fprintf(f, "| stratum | accelerator | host CPU | hosts | cells | summary |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < run->nstrata; i++) {
+		const struct stratum *s = &run->strata[i];
+
+		fprintf(f, "| `%s` | %s | %s | %s | %zu | [by-host/%s/summary.md](by-host/%s/summary.md) |\n",
+			s->name, s->accel, s->host_cpu, s->hosts, s->ncells, s->name, s->name);
+		nohost -= s->ncells;
+	}
+	if (nohost)
+		fprintf(f, "\n%zu cells ran on no host (a kernel that did not build): they are in every stratum's "
+			"summary.\n", nohost);
 	render_close(f, run, "summary.md");
 }

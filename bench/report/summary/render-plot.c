@@ -229,7 +229,7 @@ void render_plot_data(const struct run *run)
 	char path[4096];
 	size_t w;
 
-	snprintf(path, sizeof(path), "%s/plot-data", run->dir);
+	snprintf(path, sizeof(path), "%s/plot-data", run->out_dir);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", path);
 	plot_table(run, "plot-data/max.dat", bar_max);

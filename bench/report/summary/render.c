@@ -17,12 +17,12 @@
 
 FILE *render_open(const struct run *run, const char *name)
 {
-	return output_open(run->dir, name);
+	return output_open(run->out_dir, name);
 }
 
 void render_close(FILE *f, const struct run *run, const char *name)
 {
-	output_close(f, run->dir, name);
+	output_close(f, run->out_dir, name);
 }
 
 /* Whether the ", "-separated LIST holds ITEM whole ("3" is not in "30"). */

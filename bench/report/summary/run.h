@@ -123,8 +123,25 @@ struct comparison {
 	char verdict[400];
 };
 
+/*
+ * One stratum of a run: its cells of one accelerator on one host CPU model
+ * (run-matrix.sh --hosts runs cells on several hosts). Latencies of two
+ * strata are not comparable, so a run of several is summarised per stratum,
+ * into RUN/by-host/<name>/ (summary.c).
+ */
+struct stratum {
+	char *name;			/* <accel>-<host CPU>, as a folder name */
+	char *accel, *host_cpu;
+	char hosts[512];		/* the cells' host names (meta host), ", "-separated */
+	size_t ncells;
+};
+
 struct run {
 	const char *dir, *plots_dir;
+	const char *out_dir;		/* where the outputs go: dir, or a stratum's by-host/<name> */
+	const struct stratum *only;	/* load only this stratum's cells (and those of no host) */
+	struct stratum *strata;		/* the strata of the cells loaded (load.c: strata_find) */
+	size_t nstrata;
 	uint64_t window_us;		/* the start-up window cells are split at */
 	struct cell *cells;
 	size_t ncells, partial;

@@ -41,7 +41,19 @@
 #                     for every workload, instead of each workload's own
 #                     (default for --ab: the functions the range changes,
 #                     DIR/ab/targets)
+#   --hosts FILE      run the cells on several hosts (GNU parallel over ssh;
+#                     FILE is its --sshloginfile: "[N/]LOGIN" per line, ":"
+#                     for this machine, N its cells at once): kernels and the
+#                     guest image are built here, each host is sent them and
+#                     runs whichever cell is next; its cells come back into
+#                     DIR. A host that cannot be reached, lacks a package of
+#                     tools/install-deps.sh --runtime, or cannot start QEMU
+#                     with the accelerator is reported and left out (--accel
+#                     auto: kvm if every host has it). Excludes --jobs
+#                     (bench/host/lab.sh, README.md "A lab")
 #   --dry-run         print the plan and the estimated time, change nothing
+#                     (with --hosts the hosts are asked what they can run:
+#                     the probe's files are sent and removed)
 #   -h, --help        this text
 #
 # Each variant and workload gets its repetitions, rep1..repN, which run the
@@ -63,10 +75,12 @@ set -euo pipefail
 . "$LOCKLAT_ROOT/kernels/sources.sh"
 # shellcheck source=kernels/ab.sh
 . "$LOCKLAT_ROOT/kernels/ab.sh"
+# shellcheck source=bench/host/lab.sh
+. "$LOCKLAT_ROOT/bench/host/lab.sh"
 
 variants=() workloads=()
 variants_opt=all workloads_opt=default duration=10 trace_duration=3 warmup=1 reps=4
-accel=auto cpus='' jobs='' out='' dry_run=0 seed='' ab='' targets=''
+accel=auto cpus='' jobs='' out='' dry_run=0 seed='' ab='' targets='' hosts=''
 
 usage() { usage_from_header "$0"; }
 
@@ -74,7 +88,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
-	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed | --ab | --targets)
+	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed | --ab | --targets | --hosts)
 		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	esac
@@ -92,6 +106,7 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2 ;;
 	--ab) ab=$2 ;;
 	--targets) targets=$2 ;;
+	--hosts) hosts=$2 ;;
 	esac
 	shift 2
 done
@@ -164,21 +179,46 @@ mapfile -t all_variants < <(known_variants)
 list_select variants variants "$variants_opt" "${all_variants[@]}"
 # "all": the matrix's variants (a variant file may say matrix=no).
 [ "$variants_opt" = all ] && mapfile -t variants < <(matrix_variants)
-usable_accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
-[ "$accel" = auto ] && accel=$usable_accel
-[ "$accel" != kvm ] || [ "$usable_accel" = kvm ] ||
-	err_exit "--accel kvm: this host cannot run KVM guests (no vmx/svm flag, or /dev/kvm not usable); use --accel tcg-icount" 2
+if [ -n "$hosts" ]; then
+	# A lab: the hosts say which accelerator the run can have, and how
+	# many cells run at once (bench/host/lab.sh).
+	[ -z "$jobs" ] || err_exit "--hosts and --jobs exclude each other: each host's line says its cells at once (N/LOGIN)" 2
+	lab_hosts_read "$hosts"
+	progress matrix "asking ${#LAB_LOGIN[@]} host(s) of $hosts what they can run"
+	lab_probe "$accel"
+	accel=$LAB_ACCEL
+else
+	usable_accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
+	[ "$accel" = auto ] && accel=$usable_accel
+	[ "$accel" != kvm ] || [ "$usable_accel" = kvm ] ||
+		err_exit "--accel kvm: this host cannot run KVM guests (no vmx/svm flag, or /dev/kvm not usable); use --accel tcg-icount" 2
+fi
 cpus=${cpus:-$(default_vcpus "$accel")}
 host_cpus=$(nproc)
-if [ -z "$jobs" ]; then
-	jobs=1
-	[ "$accel" = tcg-icount ] && jobs=$host_cpus
-fi
 # CPUs each cell pins to: one TCG thread under tcg-icount, one per vCPU else.
 per_cell=$cpus
 [ "$accel" = tcg-icount ] && per_cell=1
-if [ $((jobs * per_cell)) -gt "$host_cpus" ]; then
-	err_exit "$jobs jobs x $per_cell host CPUs each > $host_cpus host CPUs to pin to (lower --jobs or --cpus)" 2
+if [ -n "$hosts" ]; then
+	lab_keep "$per_cell"
+	for line in "${LAB_REPORT[@]}"; do
+		IFS=$'\t' read -r login state why <<<"$line"
+		[ "$login" != : ] || login=": (this machine)"
+		if [ "$state" = kept ]; then
+			progress matrix "host $login: $why"
+		else
+			warn "host $login left out: $why"
+		fi
+	done
+	jobs=$(lab_slots)
+	[ "$jobs" -gt 0 ] || err_exit "no host of $hosts can run cells (see above)" 1
+else
+	if [ -z "$jobs" ]; then
+		jobs=1
+		[ "$accel" = tcg-icount ] && jobs=$host_cpus
+	fi
+	if [ $((jobs * per_cell)) -gt "$host_cpus" ]; then
+		err_exit "$jobs jobs x $per_cell host CPUs each > $host_cpus host CPUs to pin to (lower --jobs or --cpus)" 2
+	fi
 fi
 [ -n "$out" ] || out=$LOCKLAT_RESULTS/$(date -u '+%Y%m%d-%H%M%S')
 # The output directory, or the nearest folder above it that exists, must
@@ -382,6 +422,12 @@ locklat plan
                to build, a built configuration's objects from ccache: ${shared_builds[*]:-none}
   estimated:   $((est / 60)) min: kernels $((build_s / 60)) min (${LOCKLAT_BUILD_COLD_SECONDS} s a configuration's first kernel, ${LOCKLAT_BUILD_SHARED_SECONDS} s a later one), cells $((total_s / jobs / 60)) min (${#history_seconds[@]} kinds timed by earlier runs, others ${factor}x wall per guest second)
 EOF
+if [ -n "$hosts" ]; then
+	for line in "${LAB_REPORT[@]}"; do
+		IFS=$'\t' read -r login state why <<<"$line"
+		printf '  host:        %s: %s (%s)\n' "$login" "$state" "$why"
+	done
+fi
 [ "$dry_run" -eq 1 ] && exit 0
 
 # --- run -----------------------------------------------------------------
@@ -470,6 +516,15 @@ while read -r a b; do
 done < <("$LOCKLAT_ROOT/kernels/verify-equivalence.sh" --pairs)
 # One guest image for the whole run, so every cell ran the same programs.
 initramfs=$("$guard" -- "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh")
+# A lab run: the hosts' answers recorded, and what every host is sent made once.
+if [ -n "$hosts" ]; then
+	rm -f "$out/.lab/cells"
+	mkdir -p "$out/.lab"
+	printf '%s\n' "${LAB_REPORT[@]}" >"$out/hosts"
+	progress matrix "the bundle each host is sent"
+	LAB_WORKLOADS=("${workloads[@]}")
+	lab_initramfs=$(lab_bundle "$out" "$initramfs" "$modules_needed" "${variants[@]}")
+fi
 
 # cell_failed_build DIR V W R REASON: a complete cell saying what did not build.
 cell_failed_build() {
@@ -520,6 +575,10 @@ for cell in "${cells[@]}"; do
 		cell_failed_build "$dir" "$v" "$w" "$r" "$failed"
 		continue
 	fi
+	if [ -n "$hosts" ]; then
+		printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$w" "$c" "$r" "$passes" >>"$out/.lab/cells"
+		continue
+	fi
 	# A free slot; each slot owns its host CPUs.
 	while :; do
 		for ((s = 0; s < jobs; s++)); do
@@ -543,6 +602,19 @@ done
 for ((s = 0; s < jobs; s++)); do
 	while ! slot_reap "$s"; do wait -n || true; done
 done
+if [ -n "$hosts" ] && [ -s "$out/.lab/cells" ]; then
+	progress matrix "$(wc -l <"$out/.lab/cells") cells to $jobs slot(s) on ${#LAB_KEPT[@]} host(s); ETA ~$(( (total_s / jobs + 59) / 60 )) min"
+	lab_run "$out" "$guard" "$per_cell" --duration "$duration" --trace-duration "$trace_duration" \
+		--warmup "$warmup" --accel "$accel" --cpus "$cpus" "${overcommit[@]}" ${targets:+--targets "$targets"} \
+		--initramfs "$lab_initramfs" || true
+	# A cell no host could run (parallel tried it three times) is INFRA,
+	# redone when the run is resumed.
+	while IFS=$'\t' read -r v w c r passes; do
+		[ -e "$out/$v/$w/$c" ] ||
+			cell_failed_build "$out/$v/$w/$c" "$v" "$w" "$r" "no lab host ran it ($out/logs/lab-joblog)"
+	done <"$out/.lab/cells"
+	rm -rf "$out/.lab"
+fi
 progress matrix "${#cells[@]} cells done in $(( (SECONDS - t_start) / 60 )) min"
 
 # results/latest: the newest run, for make summary/plots without RUN=.

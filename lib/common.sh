@@ -284,6 +284,19 @@ workload_load() {
 	return 0
 }
 
+# setup_image SETUP: the path of the read-only image setup SETUP ("kind" or
+# "kind:arg", a workload's setup=) has its disk built from
+# (bench/guest/setup/<kind>/disk: image=CMD, run as CMD [arg]; built once,
+# cached), nothing for a setup without one; status 1 if it cannot be built.
+setup_image() {
+	local kind=${1%%:*} arg='' disk cmd
+	[ "$kind" = "$1" ] || arg=${1#*:}
+	disk=$LOCKLAT_ROOT/bench/guest/setup/$kind/disk
+	[ -f "$disk" ] || return 0
+	cmd=$(kv_get "$disk" image) || return 0
+	"$LOCKLAT_ROOT/$cmd" ${arg:+"$arg"}
+}
+
 # workload_cells NAME REPS: the cell folders a run makes of workload NAME:
 # rep1..repREPS and traced (cells=repetitions), or rep1 (cells=once).
 workload_cells() {

@@ -3,22 +3,38 @@
 # install-deps.sh - install the Debian packages locklat needs (tools/debian-packages,
 # or the file LOCKLAT_PACKAGES names).
 #
-# Usage: tools/install-deps.sh [--check]
-#   --check  only report missing packages (exit 1 if any), install nothing
+# Usage: tools/install-deps.sh [--runtime] [--check]
+#   --runtime  only what a lab host needs to run cells that another machine
+#              built (the list's lines marked "runtime": QEMU and the few
+#              programs around it; run-matrix.sh --hosts)
+#   --check    only report missing packages (exit 1 if any), install nothing
 # As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
+check=0 runtime=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--check) check=1 ;;
+	--runtime) runtime=1 ;;
+	-h | --help) usage_from_header "$0"; exit 0 ;;
+	*) err_exit "unknown option '$1' (see --help)" 2 ;;
+	esac
+	shift
+done
 [ -r "$LOCKLAT_PACKAGES" ] || err_exit "package list $LOCKLAT_PACKAGES not readable"
-mapfile -t wanted < <(grep -v '^[[:space:]]*\(#\|$\)' "$LOCKLAT_PACKAGES")
+# One package per line, its first word; a second word "runtime" puts it in
+# the --runtime list too.
+mapfile -t wanted < <(awk -v runtime="$runtime" '/^[[:space:]]*(#|$)/ { next }
+	!runtime || $2 == "runtime" { print $1 }' "$LOCKLAT_PACKAGES")
 missing=()
 for p in "${wanted[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-if [ "${1:-}" = --check ]; then
+if [ "$check" -eq 1 ]; then
 	echo "missing Debian packages: ${missing[*]}" >&2
 	exit 1
 fi

@@ -69,7 +69,21 @@ if [ "${1:-}" = --print-inputs ]; then
 fi
 hash=$(content_key "$(printf '%s\n' "${inputs[@]}")" "$0" "${inputs[@]#* }")
 image=$out_dir/initramfs-$hash.cpio.gz
+# versions_write: beside the image, the Debian versions of the programs it
+# carries, which a cell records as what its guest ran (on a lab host the
+# host's own packages may differ, or be absent: run-matrix.sh --hosts).
+versions_write() {
+	local versions=${image%.cpio.gz}.versions
+	[ -f "$versions" ] && return 0
+	: >"$versions.tmp"
+	kv_write "$versions.tmp" \
+		cyclictest_version "$(dpkg-query -W -f='${Version}' rt-tests 2>/dev/null)" \
+		trace_cmd_version "$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)" \
+		stress_ng_version "$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null)"
+	mv "$versions.tmp" "$versions"
+}
 if [ -f "$image" ]; then
+	versions_write
 	printf '%s\n' "$image"
 	exit 0
 fi
@@ -99,4 +113,5 @@ chmod 0755 "$stage/init"
 	gzip -6 -n >"$packed"
 chmod 0644 "$packed"
 mv -f "$packed" "$image"
+versions_write
 printf '%s\n' "$image"

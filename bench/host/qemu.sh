@@ -59,6 +59,23 @@ if [ "${1:-}" = --detect-accel ]; then
 	accel_detect
 	exit 0
 fi
+# --check-accel A: QEMU starts with accelerator A (a machine made, its vCPUs
+# never run, ended over QMP on stdin): what a lab host is probed for before
+# any cell is sent to it (bench/host/lab-probe.sh).
+if [ "${1:-}" = --check-accel ]; then
+	[ $# -eq 2 ] || err_exit "usage: qemu.sh --check-accel kvm|tcg-icount|tcg" 2
+	case $2 in kvm | tcg-icount | tcg) ;; *) err_exit "unknown accelerator '$2' (kvm, tcg-icount, tcg)" 2 ;; esac
+	command -v qemu-system-x86_64 >/dev/null || err_exit "qemu-system-x86_64 not found (qemu-system-x86)" 70
+	[ "$2" != kvm ] || [ "$(accel_detect)" = kvm ] ||
+		err_exit "no KVM here: the CPU has no vmx/svm flag, or /dev/kvm is not usable" 70
+	# shellcheck disable=SC2046 # accel_args returns words on purpose
+	if ! err=$(printf '%s\n' '{"execute":"qmp_capabilities"}' '{"execute":"quit"}' |
+		timeout 60 qemu-system-x86_64 -machine pc -m 64 -S -display none -nodefaults -nic none \
+			-qmp stdio $(accel_args "$2") 2>&1 >/dev/null); then
+		err_exit "QEMU does not start with --accel $2: $(printf '%s\n' "$err" | head -n 1)" 70
+	fi
+	exit 0
+fi
 
 kernel='' initrd='' out='' accel=auto append='' cpus=2 pin='' mem=512
 deadline=300 boot_deadline=120 silence=0 overcommit=0 print_only=0

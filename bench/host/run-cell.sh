@@ -141,8 +141,13 @@ flavour=plain
 manifest=$(kernel_dir "$variant" "$flavour")/manifest
 [ -f "$manifest" ] ||
 	err_exit "variant $variant is not built ($manifest missing): run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
-bzimage=$(kv_get "$manifest" bzimage_path)
+# The image beside its manifest (a lab host holds the kernel folder at
+# another path than the build's bzimage_path), and the very one built.
+bzimage=$(dirname "$manifest")/bzImage
 [ -f "$bzimage" ] || err_exit "kernel image $bzimage missing: run 'make kernels VARIANTS=$variant'" "$CELL_EXIT_INFRA"
+want_sha=$(kv_get "$manifest" bzimage_sha256 2>/dev/null || true)
+[ -z "$want_sha" ] || [ "$(sha256_of "$bzimage")" = "$want_sha" ] ||
+	err_exit "kernel image $bzimage is not the one its manifest names (sha256 differs): rebuild it" "$CELL_EXIT_INFRA"
 modules_dir=$LOCKLAT_BUILD/modules/$variant
 modules_pass=0
 [[ " $passes " == *" modules "* ]] && modules_pass=1
@@ -225,8 +230,8 @@ disks=(--disk "locklat-results=$partial/results.img")
 setup_disk=$LOCKLAT_ROOT/bench/guest/setup/$setup_name/disk
 if [ -n "$workload" ] && [ -f "$setup_disk" ]; then
 	serial=$(kv_get "$setup_disk" serial) || err_exit "$setup_disk: no serial=" "$CELL_EXIT_INFRA"
-	if image_cmd=$(kv_get "$setup_disk" image); then
-		image=$("$LOCKLAT_ROOT/$image_cmd" ${setup_arg:+"$setup_arg"}) ||
+	if kv_get "$setup_disk" image >/dev/null; then
+		image=$(setup_image "$WORKLOAD_SETUP") ||
 			err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
 		disks+=(--disk "$serial=$image:ro")
 	elif [ "$(kv_get "$setup_disk" scratch)" = yes ]; then
@@ -312,6 +317,17 @@ else
 	status=OK
 fi
 
+# guest_version KEY PACKAGE: the version of a program the guest ran, from
+# the image's record (mkinitramfs.sh), else this host's package.
+guest_version() {
+	local versions=${initramfs%.cpio.gz}.versions
+	if [ -f "$versions" ]; then
+		kv_get "$versions" "$1" || true
+	else
+		dpkg-query -W -f='${Version}' "$2" 2>/dev/null || true
+	fi
+}
+
 # meta: every fact a reader needs to trust or redo this cell; manifest.* keys
 # are the variant's build manifest, copied so that the cell stands alone.
 meta=$partial/meta
@@ -338,12 +354,13 @@ kv_write "$meta" \
 	pinning "$(awk '{ printf "%svcpu%s:tid%s:cpu%s", sep, $1, $2, $3; sep = " " }' "$partial/pinning" 2>/dev/null)" \
 	qemu_version "$(cat "$partial/qemu-version" 2>/dev/null)" \
 	qemu_cmdline_file qemu-cmdline \
-	cyclictest_version "$(dpkg-query -W -f='${Version}' rt-tests 2>/dev/null)" \
-	trace_cmd_version "$(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null)" \
-	stress_ng_version "$(dpkg-query -W -f='${Version}' stress-ng 2>/dev/null)" \
+	cyclictest_version "$(guest_version cyclictest_version rt-tests)" \
+	trace_cmd_version "$(guest_version trace_cmd_version trace-cmd)" \
+	stress_ng_version "$(guest_version stress_ng_version stress-ng)" \
+	host "$(uname -n)" \
 	host_cpu "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)" \
 	host_kernel "$(uname -r)" \
-	suite_revision "$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)" \
+	suite_revision "${LOCKLAT_SUITE_REVISION:-$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)}" \
 	initramfs "$initramfs" \
 	started "$started" \
 	wall_seconds "$((SECONDS - t0))"

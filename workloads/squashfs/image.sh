@@ -20,11 +20,11 @@ case $comp in xz | zstd) ;; *) err_exit "the compressor is xz or zstd, got '$com
 
 generator=$LOCKLAT_BUILD/guest-bin/locklat-squashfs
 [ -x "$generator" ] || err_exit "$generator not built: run 'make tools'"
-command -v mksquashfs >/dev/null || err_exit "mksquashfs not found: run 'make deps' (squashfs-tools)"
-
 files=8 size=$((4 << 20)) seed=1
 params="files=$files size=$size seed=$seed comp=$comp block=1M no-fragments"
-key=$(content_key "$params" "$generator" "$0")
+# By content alone, not paths: a lab host finds the image sent to it under
+# the same name (run-matrix.sh --hosts).
+key=$(content_key "$params generator=$(sha256_of "$generator") script=$(sha256_of "$0")")
 out=$LOCKLAT_BUILD/data/squashfs-$comp-$key.img
 if [ -f "$out" ]; then
 	[ "$(sha256_of "$out")" = "$(cat "$out.sha256" 2>/dev/null)" ] ||
@@ -32,6 +32,8 @@ if [ -f "$out" ]; then
 	printf '%s\n' "$out"
 	exit 0
 fi
+# Only a build needs mksquashfs: a lab host is sent the cached image.
+command -v mksquashfs >/dev/null || err_exit "mksquashfs not found: run 'make deps' (squashfs-tools)"
 mkdir -p "$LOCKLAT_BUILD/data"
 work=$(mktemp -d "$LOCKLAT_BUILD/data/squashfs.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1,0 +1,317 @@
+# SPDX-License-Identifier: GPL-2.0
+# lab.sh - run-matrix.sh --hosts FILE: the cells of a run on several hosts,
+# dispatched by GNU parallel over ssh (sourced by run-matrix.sh). Kernels,
+# tools and the guest image are built once, here; each host is sent them
+# once (parallel --basefile) and runs whichever cell is next when one of its
+# slots is free; each cell comes back (--return) into the run's tree as a
+# local cell is written there.
+#
+# FILE is GNU parallel's --sshloginfile: one host per line, "[N/]LOGIN" with
+# LOGIN "[user@]host", an ssh command and its host ("ssh -p 2222 user@host"),
+# or ":" for this machine; N the cells it runs at once (default: as a local
+# run would choose there: one per host CPU under tcg-icount, else one); "#"
+# starts a comment. ssh runs as PARALLEL_SSH says (default: ssh in batch
+# mode, so that a host asking for a password is refused, not waited for).
+#
+# While a run is dispatched, under DIR/.lab/ (a dot folder, which the
+# summary does not read; removed when the cells are in):
+#   sshlogins               the hosts kept, "N/LOGIN" (what parallel reads)
+#   cells                   the cells to run, "variant workload cell rep passes" (tab-separated)
+#   joblog                  parallel's: host, exit status and time of each job
+#   W/bundle/               what each host is sent: the tree, build/bin, the run's
+#                           kernels and modules, the guest image, setup images
+#   W/incoming/<v>/<w>/<c>  a cell as it comes back (":" writes it there directly)
+#   W/logs/<v>-<w>-<c>.log  its run-cell.sh log
+# W is .locklat-lab/<run key>: on a remote host the same folder under its
+# user's home, removed at the end too.
+
+# shellcheck shell=bash
+
+LAB_LOGIN=() LAB_SLOTS=() LAB_KEPT=() LAB_REPORT=() LAB_ACCEL='' LAB_ERR=''
+declare -A LAB_ANSWER=()
+
+# lab_hosts_read FILE: FILE's hosts into LAB_LOGIN and LAB_SLOTS (N, or
+# empty for the default); a line it cannot take stops with FILE:LINE.
+lab_hosts_read() {
+	local file=$1 line n=0 slots login i
+	{ [ -f "$file" ] && [ -r "$file" ]; } || err_exit "--hosts: cannot read $file" 2
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		line=$(printf '%s' "$line" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+		[ -n "$line" ] || continue
+		slots=''
+		if [[ $line =~ ^([0-9]+)/(.+)$ ]]; then
+			slots=${BASH_REMATCH[1]} login=${BASH_REMATCH[2]}
+			[ "$slots" -ge 1 ] || err_exit "$file:$n: N/LOGIN wants N of 1 or more, got '$line'" 2
+		elif [[ $line == */* ]] && [[ $line != *' '* ]]; then
+			err_exit "$file:$n: want [N/]LOGIN (N the cells at once), got '$line'" 2
+		else
+			login=$line
+		fi
+		[[ $login != *$'\t'* ]] || err_exit "$file:$n: a tab in '$login'" 2
+		for i in "${LAB_LOGIN[@]}"; do
+			[ "$i" != "$login" ] || err_exit "$file:$n: $login is listed twice" 2
+		done
+		LAB_LOGIN+=("$login") LAB_SLOTS+=("$slots")
+	done <"$file"
+	[ ${#LAB_LOGIN[@]} -gt 0 ] || err_exit "--hosts: $file lists no host" 2
+	command -v parallel >/dev/null || err_exit "--hosts needs GNU parallel here: run tools/install-deps.sh" 2
+	command -v rsync >/dev/null || err_exit "--hosts needs rsync here: run tools/install-deps.sh" 2
+	export PARALLEL_SSH=${PARALLEL_SSH:-ssh -o BatchMode=yes -o ConnectTimeout=20}
+}
+
+# lab_workdir OUT: W, the run's folder relative to the local staging folder
+# and to each remote home: named by the run and by where it was started,
+# so that two runs never share one.
+lab_workdir() {
+	local key
+	key=$(printf '%s %s\n' "$(uname -n)" "$(realpath -m -- "$1")" | sha256sum | cut -c1-12)
+	printf '.locklat-lab/%s-%s\n' "$(basename -- "$1")" "$key"
+}
+
+# link_or_copy SRC DST: a hard link where the file system allows one (the
+# kernels are large), a copy where not.
+link_or_copy() {
+	ln -f -- "$1" "$2" 2>/dev/null || cp -- "$1" "$2"
+}
+
+# lab_tree BUNDLE: the part of the tree a host runs (the cell runner, the
+# guest, the workloads, the kernels' data: the run's own variants), and the
+# probe's package list.
+lab_tree() {
+	local bundle=$1 d
+	mkdir -p "$bundle"
+	for d in bench lib workloads kernels tools; do
+		rm -rf "${bundle:?}/$d"
+		cp -a "$LOCKLAT_ROOT/$d" "$bundle/$d"
+	done
+	# An A/B run's variants live in its result folder (kernels/ab.sh).
+	if [ "$(realpath "$LOCKLAT_VARIANTS_DIR")" != "$(realpath "$LOCKLAT_ROOT/kernels/variants")" ]; then
+		rm -rf "${bundle:?}/kernels/variants"
+		cp -a "$LOCKLAT_VARIANTS_DIR" "$bundle/kernels/variants"
+	fi
+}
+
+# lab_build_output BUNDLE INITRAMFS MODULES VARIANT...: the build output
+# the run's cells read, into BUNDLE/build: the tools, each built kernel of
+# the variants (manifest and bzImage), their modules when MODULES is 1, the
+# guest image with its versions record, and the setup images of the run's
+# workloads (LAB_WORKLOADS).
+lab_build_output() {
+	local bundle=$1 initramfs=$2 modules=$3 b v f k dir image
+	shift 3
+	b=$bundle/build
+	mkdir -p "$b/kernels" "$b/initramfs" "$b/data" "$b/modules"
+	for d in bin guest-bin; do
+		rm -rf "${b:?}/$d"
+		cp -a "$LOCKLAT_BUILD/$d" "$b/$d"
+	done
+	for v in "$@"; do
+		for f in $LOCKLAT_FLAVOURS; do
+			dir=$(kernel_dir "$v" "$f")
+			[ -f "$dir/manifest" ] || continue
+			k=$b/kernels/$(kernel_name "$v" "$f")
+			mkdir -p "$k"
+			cp "$dir/manifest" "$k/manifest"
+			link_or_copy "$dir/bzImage" "$k/bzImage"
+		done
+		if [ "$modules" -eq 1 ] && [ -d "$LOCKLAT_BUILD/modules/$v" ]; then
+			mkdir -p "$b/modules/$v"
+			for f in "$LOCKLAT_BUILD/modules/$v"/*.ko; do
+				[ -f "$f" ] && link_or_copy "$f" "$b/modules/$v/${f##*/}"
+			done
+		fi
+	done
+	link_or_copy "$initramfs" "$b/initramfs/${initramfs##*/}"
+	cp "${initramfs%.cpio.gz}.versions" "$b/initramfs/"
+	for w in "${LAB_WORKLOADS[@]}"; do
+		workload_load "$w"
+		image=$(setup_image "$WORKLOAD_SETUP") || err_exit "building the $WORKLOAD_SETUP image failed" 1
+		[ -n "$image" ] || continue
+		link_or_copy "$image" "$b/data/${image##*/}"
+		cp "$image.sha256" "$b/data/"
+	done
+}
+
+# lab_parallel LOCAL_DIR ARGS...: GNU parallel, from LOCAL_DIR (where ":"
+# jobs find W).
+lab_parallel() {
+	local dir=$1
+	shift
+	(cd "$dir" && parallel --will-cite "$@")
+}
+
+# lab_probe ACCEL: every host of LAB_LOGIN asked, once, what it can do
+# (bench/host/lab-probe.sh, sent with the tree; its files removed after).
+# Sets LAB_ANSWER (the probe's line per login; none: no answer over ssh),
+# LAB_ERR (what parallel and ssh said) and LAB_ACCEL (ACCEL, or for auto:
+# kvm if every host that answered with its packages runs it, else
+# tcg-icount).
+lab_probe() {
+	local want=$1 tmp w answers line login accels
+	tmp=$(mktemp -d)
+	w=.locklat-lab/probe-$(uname -n)-$$
+	lab_tree "$tmp/$w/bundle"
+	printf '%s\n' "${LAB_LOGIN[@]}" >"$tmp/logins"
+	accels=("$want")
+	[ "$want" = auto ] && accels=(kvm tcg-icount)
+	answers=$(lab_parallel "$tmp" --nonall --sshloginfile "$tmp/logins" --workdir "$w" \
+		--basefile "$w/./bundle" bash bundle/bench/host/lab-probe.sh "${accels[@]}" 2>"$tmp/err") || true
+	LAB_ERR=$(cat "$tmp/err")
+	lab_parallel "$tmp" --nonall --sshloginfile "$tmp/logins" rm -rf "$w" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+	LAB_ANSWER=()
+	while IFS= read -r line; do
+		[[ $line == login=* ]] || continue
+		login=${line%%$'\t'*}
+		LAB_ANSWER[${login#login=}]=$line
+	done <<<"$answers"
+	LAB_ACCEL=$want
+	[ "$want" = auto ] || return 0
+	LAB_ACCEL=kvm
+	for login in "${LAB_LOGIN[@]}"; do
+		line=${LAB_ANSWER[$login]:-}
+		{ [ -n "$line" ] && [ -z "$(lab_field "$line" missing)" ]; } || continue
+		[ "$(lab_field "$line" accel.kvm)" = ok ] || LAB_ACCEL=tcg-icount
+	done
+}
+
+# lab_keep PER_CELL: from lab_probe's answers, the hosts that will run
+# cells: LAB_KEPT ("N/LOGIN") and LAB_REPORT (a line per host, "LOGIN<TAB>
+# kept or left out<TAB>why"). PER_CELL: the host CPUs a cell pins to.
+lab_keep() {
+	local per=$1 i login line f host cpus model missing n
+	LAB_KEPT=() LAB_REPORT=()
+	for i in "${!LAB_LOGIN[@]}"; do
+		login=${LAB_LOGIN[$i]} line=${LAB_ANSWER[$login]:-}
+		if [ -z "$line" ]; then
+			# ssh's complaint names the host (the login's last word).
+			f=$(printf '%s\n' "$LAB_ERR" | grep -F -- "${login##* }" | grep -v '^parallel: ' | head -n 1)
+			LAB_REPORT+=("$login	left out	no answer over ssh${f:+: $f}")
+			continue
+		fi
+		host=$(lab_field "$line" host) cpus=$(lab_field "$line" cpus) model=$(lab_field "$line" cpu_model)
+		missing=$(lab_field "$line" missing)
+		if [ -n "$missing" ]; then
+			LAB_REPORT+=("$login	left out	$host lacks Debian packages: $missing (tools/install-deps.sh --runtime)")
+			continue
+		fi
+		f=$(lab_field "$line" "accel.$LAB_ACCEL")
+		if [ "$f" != ok ]; then
+			LAB_REPORT+=("$login	left out	$host: QEMU does not start with --accel $LAB_ACCEL: $f")
+			continue
+		fi
+		n=${LAB_SLOTS[$i]}
+		if [ -z "$n" ]; then
+			n=1
+			[ "$LAB_ACCEL" = tcg-icount ] && n=$((cpus / per))
+		fi
+		if [ "$n" -lt 1 ] || [ $((n * per)) -gt "$cpus" ]; then
+			LAB_REPORT+=("$login	left out	$host: $n cells x $per host CPUs each > its $cpus CPUs")
+			continue
+		fi
+		LAB_KEPT+=("$n/$login")
+		LAB_REPORT+=("$login	kept	$host: $n cells at once, $cpus CPUs ($model), --accel $LAB_ACCEL")
+	done
+}
+
+# lab_field LINE KEY: KEY's value in a probe line.
+lab_field() {
+	printf '%s\n' "$1" | tr '\t' '\n' | awk -v k="$2" 'index($0, k "=") == 1 { print substr($0, length(k) + 2); exit }'
+}
+
+# lab_slots: the cells the kept hosts run at once, together.
+lab_slots() {
+	local kept total=0
+	for kept in "${LAB_KEPT[@]}"; do total=$((total + ${kept%%/*})); done
+	echo "$total"
+}
+
+# lab_collect STAGE OUT [REL...]: the cells REL ("<v>/<w>/<c>"; default:
+# every cell in STAGE/incoming) moved into OUT/<v>/<w>/<c> if complete, their
+# logs into OUT/logs/: a rename on one file system, so that a cell in OUT
+# is whole. Only for cells whose job has ended: a cell still coming back
+# has its meta before some of its files (rsync goes by name).
+lab_collect() {
+	local stage=$1 out=$2 rel cell log rels
+	shift 2
+	if [ $# -eq 0 ]; then
+		mapfile -t rels < <(cd "$stage/incoming" 2>/dev/null && find . -mindepth 3 -maxdepth 3 -type d | sed 's|^\./||')
+		set -- "${rels[@]}"
+	fi
+	for rel in "$@"; do
+		cell=$stage/incoming/$rel
+		[ "$(kv_get "$cell/meta" complete 2>/dev/null)" = 1 ] || continue
+		log=$stage/logs/${rel//\//-}.log
+		mkdir -p "$out/${rel%/*}" "$out/logs"
+		[ ! -f "$log" ] || mv -f "$log" "$out/logs/"
+		if [ -e "$out/$rel" ]; then
+			rm -rf "$cell"
+		else
+			mv "$cell" "$out/$rel"
+		fi
+	done
+}
+
+# lab_run OUT GUARD PER_CELL RUN_CELL_ARGS...: the cells listed in
+# OUT/.lab/cells (tab-separated: variant, workload, cell, rep, passes) on
+# LAB_KEPT's hosts, from the bundle lab_bundle made; RUN_CELL_ARGS are the
+# options every cell shares (bench/host/run-cell.sh's, the initramfs
+# relative to the bundle). Each complete cell moves into OUT as soon as
+# it is back. A cell that failed everywhere GNU parallel tried it (three
+# hosts, or the same one three times) is not written: the caller says so.
+# Cells that came back from an earlier, stopped dispatch are not taken: one
+# may have been stopped half way back. Status: parallel's, the number of
+# such cells.
+lab_run() {
+	local out=$1 guard=$2 per=$3 lab=$1/.lab w pid status=0 line revision
+	shift 3
+	w=$(lab_workdir "$out")
+	printf '%s\n' "${LAB_KEPT[@]}" >"$lab/sshlogins"
+	revision=$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)
+	rm -rf "${lab:?}/$w/incoming" "${lab:?}/$w/logs"
+	mkdir -p "$lab/$w/incoming" "$lab/$w/logs"
+	: >"$lab/parallel.out"
+	# -q: each word quoted for the host's shell, the fields of a cell too.
+	# The guard is this script's child (a subshell that execs it), so the
+	# jobs, their ssh and their QEMUs die with the run.
+	(cd "$lab" && exec "$guard" -- parallel --will-cite -q --sshloginfile sshlogins \
+		--workdir "$w" --basefile "$w/./bundle" \
+		--return "$w/./incoming/{1}/{2}/{3}" --return "$w/./logs/{1}-{2}-{3}.log" --cleanup \
+		--colsep '\t' --arg-file cells --joblog joblog --retries 3 \
+		bash bundle/bench/host/lab-cell.sh --out 'incoming/{1}/{2}/{3}' --log 'logs/{1}-{2}-{3}.log' \
+		--host-cpus "$per" --code-sha256 "$(measurement_sha256)" --revision "$revision" -- \
+		--variant '{1}' --workload '{2}' --rep '{4}' --passes '{5}' "$@" \
+		>parallel.out 2>parallel.err 8>&-) &
+	pid=$!
+	# One line per cell as its job ends (parallel prints a job's output
+	# whole when it is done, after its return).
+	# lab-cell.sh's line: the cell's folder, a tab, what became of it.
+	tail -n +1 -f --pid="$pid" "$lab/parallel.out" | while IFS=$'\t' read -r rel line; do
+		progress matrix "$line"
+		lab_collect "$lab/$w" "$out" "${rel#incoming/}"
+	done
+	wait "$pid" || status=$?
+	lab_collect "$lab/$w" "$out"
+	grep -v '^parallel: Warning: --cleanup' "$lab/parallel.err" | sed 's/^/  /' >&2 || true
+	mkdir -p "$out/logs"
+	cat "$lab/joblog" >>"$out/logs/lab-joblog"
+	# Each host's folder (parallel's --cleanup leaves the folders), then
+	# the bundle here.
+	lab_parallel "$lab" --nonall --sshloginfile sshlogins rm -rf "$w" >/dev/null 2>&1 || true
+	rm -rf "${lab:?}/.locklat-lab"
+	return "$status"
+}
+
+# lab_bundle OUT INITRAMFS MODULES VARIANT...: what every host is sent, in
+# OUT/.lab/W/bundle: the tree (lab_tree) and the build output
+# (lab_build_output). Prints the initramfs path relative to the bundle.
+lab_bundle() {
+	local out=$1 initramfs=$2 bundle
+	shift 2
+	bundle=$out/.lab/$(lab_workdir "$out")/bundle
+	lab_tree "$bundle"
+	lab_build_output "$bundle" "$initramfs" "$@"
+	printf 'bundle/build/initramfs/%s\n' "${initramfs##*/}"
+}

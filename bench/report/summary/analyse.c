@@ -74,10 +74,8 @@ static void add_unique(char ***list, size_t *n, const char *s)
 	for (i = 0; i < *n; i++)
 		if (!strcmp((*list)[i], s))
 			return;
-	*list = realloc(*list, (*n + 1) * sizeof(**list));
-	if (!*list)
-		err_exit(LL_EXIT_FAIL, "out of memory");
-	(*list)[(*n)++] = strdup(s);
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = xstrdup(s);
 }
 
 /*
@@ -447,9 +445,7 @@ static void comparisons_make(struct run *run)
 			if (seen || !def || !a || !b || (!a->ncells && !b->ncells) ||
 			    run->modules_only[w])
 				continue;
-			run->cmps = realloc(run->cmps, (run->ncmps + 1) * sizeof(*run->cmps));
-			if (!run->cmps)
-				err_exit(LL_EXIT_FAIL, "out of memory");
+			run->cmps = xrealloc(run->cmps, (run->ncmps + 1) * sizeof(*run->cmps));
 			cmp = &run->cmps[run->ncmps++];
 			comparison_judge(cmp, a, b, def);
 			cmp->workload = run->workloads[w];

@@ -44,10 +44,8 @@ static void site_functions_add(struct call_site *site, char *list)
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!*trim(tok))
 			continue;
-		site->functions = realloc(site->functions, (site->nfunctions + 1) * sizeof(char *));
-		if (!site->functions)
-			err_exit(LL_EXIT_FAIL, "out of memory");
-		site->functions[site->nfunctions++] = strdup(trim(tok));
+		site->functions = xrealloc(site->functions, (site->nfunctions + 1) * sizeof(char *));
+		site->functions[site->nfunctions++] = xstrdup(trim(tok));
 	}
 }
 
@@ -67,12 +65,10 @@ int call_sites_load(struct call_sites *cs, const char *path)
 
 		if (!n)
 			continue;
-		cs->sites = realloc(cs->sites, (cs->count + 1) * sizeof(*cs->sites));
-		if (!cs->sites)
-			err_exit(LL_EXIT_FAIL, "out of memory");
+		cs->sites = xrealloc(cs->sites, (cs->count + 1) * sizeof(*cs->sites));
 		site = &cs->sites[cs->count++];
 		memset(site, 0, sizeof(*site));
-		site->name = strdup(field[0]);
+		site->name = xstrdup(field[0]);
 		site_functions_add(site, field[1]);
 		site->nboundary = site->nfunctions;
 		if (n > 2)
@@ -488,9 +484,7 @@ int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_
 			goto out;
 		if (n == room) {
 			room = room ? 2 * room : 4096;
-			v = realloc(v, room * sizeof(*v));
-			if (!v)
-				err_exit(LL_EXIT_FAIL, "out of memory");
+			v = xrealloc(v, room * sizeof(*v));
 		}
 		e = st[thread].expected_us;
 		v[n++] = (struct sample){ thread, e / 1000000, (uint64_t)us };
@@ -1111,7 +1105,7 @@ int modules_load(struct cell *c, const char *dir)
 	snprintf(conf_path, sizeof(conf_path), "%s/cell.conf", dir);
 	if (kv_load(&conf, conf_path))
 		return 0;
-	list = strdup(kv_str(&conf, "llcheck_scenarios", ""));
+	list = xstrdup(kv_str(&conf, "llcheck_scenarios", ""));
 	if (!list)
 		err_exit(LL_EXIT_FAIL, "out of memory");
 	for (tok = strtok_r(list, " ", &save); tok && c->nllcheck < CELL_MAX_MODULE_ROWS;
@@ -1279,7 +1273,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 	uint64_t rep, interval_us = 0, duration_s;
 
 	memset(c, 0, sizeof(*c));
-	c->dir = strdup(dir);
+	c->dir = xstrdup(dir);
 	snprintf(path, sizeof(path), "%s/meta", dir);
 	if (kv_load(&c->meta, path))
 		return errno == ENOENT ? 1 : -1;

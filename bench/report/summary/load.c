@@ -48,10 +48,8 @@ static char **subdirs(const char *dir, size_t *n, size_t *partial)
 				(*partial)++;
 			continue;
 		}
-		names = realloc(names, (*n + 1) * sizeof(*names));
-		if (!names)
-			err_exit(LL_EXIT_FAIL, "out of memory");
-		names[(*n)++] = strdup(de->d_name);
+		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (*n)
@@ -106,9 +104,7 @@ void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 				struct cell *c;
 
 				path_join(cdir, sizeof(cdir), wdir, reps[r]);
-				run->cells = realloc(run->cells, (run->ncells + 1) * sizeof(*c));
-				if (!run->cells)
-					err_exit(LL_EXIT_FAIL, "out of memory");
+				run->cells = xrealloc(run->cells, (run->ncells + 1) * sizeof(*c));
 				c = &run->cells[run->ncells];
 				switch (cell_load(c, cdir, cs, run->window_us)) {
 				case 0:
@@ -158,12 +154,10 @@ void comparisons_load(struct run *run, const char *path)
 		if (!strcmp(field[0], "verdict")) {
 			if (n != 3)
 				err_exit(LL_EXIT_FAIL, "%s:%zu: want 'verdict | A | B'", path, lineno);
-			run->verdicts = realloc(run->verdicts, (run->nverdicts + 1) * sizeof(*run->verdicts));
-			if (!run->verdicts)
-				err_exit(LL_EXIT_FAIL, "out of memory");
+			run->verdicts = xrealloc(run->verdicts, (run->nverdicts + 1) * sizeof(*run->verdicts));
 			run->verdicts[run->nverdicts].equivalence = NULL;
-			run->verdicts[run->nverdicts].a = strdup(field[1]);
-			run->verdicts[run->nverdicts++].b = strdup(field[2]);
+			run->verdicts[run->nverdicts].a = xstrdup(field[1]);
+			run->verdicts[run->nverdicts++].b = xstrdup(field[2]);
 			continue;
 		}
 		if (!strcmp(field[0], "question")) {
@@ -172,9 +166,9 @@ void comparisons_load(struct run *run, const char *path)
 			free(run->question_a);
 			free(run->question_b);
 			free(run->question_workload);
-			run->question_a = strdup(field[1]);
-			run->question_b = strdup(field[2]);
-			run->question_workload = strdup(field[3]);
+			run->question_a = xstrdup(field[1]);
+			run->question_b = xstrdup(field[2]);
+			run->question_workload = xstrdup(field[3]);
 			continue;
 		}
 		if (n != 5)
@@ -183,15 +177,13 @@ void comparisons_load(struct run *run, const char *path)
 		if (e < 0)
 			err_exit(LL_EXIT_FAIL, "%s:%zu: unknown expectation '%s' (open, same, lower, higher, not-higher, not-lower)",
 				 path, lineno, field[3]);
-		run->defs = realloc(run->defs, (run->ndefs + 1) * sizeof(*d));
-		if (!run->defs)
-			err_exit(LL_EXIT_FAIL, "out of memory");
+		run->defs = xrealloc(run->defs, (run->ndefs + 1) * sizeof(*d));
 		d = &run->defs[run->ndefs++];
-		d->a = strdup(field[0]);
-		d->b = strdup(field[1]);
-		d->workload = strdup(field[2]);
+		d->a = xstrdup(field[0]);
+		d->b = xstrdup(field[1]);
+		d->workload = xstrdup(field[2]);
 		d->expect = (enum expectation)e;
-		d->why = strdup(field[4]);
+		d->why = xstrdup(field[4]);
 	}
 	free(line);
 	fclose(f);
@@ -211,12 +203,10 @@ void scenarios_load(struct run *run, const char *path)
 
 		if (table_fields(line, field, 3) != 3)
 			continue;
-		run->scenarios = realloc(run->scenarios, (run->nscenarios + 1) * sizeof(*d));
-		if (!run->scenarios)
-			err_exit(LL_EXIT_FAIL, "out of memory");
+		run->scenarios = xrealloc(run->scenarios, (run->nscenarios + 1) * sizeof(*d));
 		d = &run->scenarios[run->nscenarios++];
-		d->name = strdup(field[0]);
-		d->expectation = strdup(field[2]);
+		d->name = xstrdup(field[0]);
+		d->expectation = xstrdup(field[2]);
 	}
 	free(line);
 	fclose(f);

@@ -27,7 +27,7 @@
 
 # shellcheck shell=bash
 
-LAB_LOGIN=() LAB_SLOTS=() LAB_KEPT=() LAB_REPORT=() LAB_ACCEL='' LAB_ERR=''
+LAB_LOGIN=() LAB_SLOTS=() LAB_KEPT=() LAB_REPORT=() LAB_WORKLOADS=() LAB_ACCEL='' LAB_ERR=''
 declare -A LAB_ANSWER=()
 
 # lab_hosts_read FILE: FILE's hosts into LAB_LOGIN and LAB_SLOTS (N, or
@@ -58,7 +58,9 @@ lab_hosts_read() {
 	[ ${#LAB_LOGIN[@]} -gt 0 ] || err_exit "--hosts: $file lists no host" 2
 	command -v parallel >/dev/null || err_exit "--hosts needs GNU parallel here: run tools/install-deps.sh" 2
 	command -v rsync >/dev/null || err_exit "--hosts needs rsync here: run tools/install-deps.sh" 2
-	export PARALLEL_SSH=${PARALLEL_SSH:-ssh -o BatchMode=yes -o ConnectTimeout=20}
+	# A host that stops answering mid-cell is found in two minutes (its job
+	# then fails and parallel retries it elsewhere), not never.
+	export PARALLEL_SSH=${PARALLEL_SSH:-ssh -o BatchMode=yes -o ConnectTimeout=20 -o ServerAliveInterval=30 -o ServerAliveCountMax=4}
 }
 
 # lab_workdir OUT: W, the run's folder relative to the local staging folder
@@ -99,7 +101,7 @@ lab_tree() {
 # guest image with its versions record, and the setup images of the run's
 # workloads (LAB_WORKLOADS).
 lab_build_output() {
-	local bundle=$1 initramfs=$2 modules=$3 b v f k dir image
+	local bundle=$1 initramfs=$2 modules=$3 b d v f k w dir image
 	shift 3
 	b=$bundle/build
 	mkdir -p "$b/kernels" "$b/initramfs" "$b/data" "$b/modules"

@@ -14,7 +14,7 @@ bin=$root/build/bin
 command -v jq >/dev/null || tap_skip_all "no jq (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 13
+tap_plan 14
 summary() {
 	"$bin/locklat-summary" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 		--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$1"
@@ -44,6 +44,8 @@ tap_is "$(jq -r '.stratum.hosts' "$run/by-host/tcg-icount-intel-r-xeon-r-gold-61
 	"its summary.json names the stratum and its hosts"
 tap_like "$(grep -c '^| `tcg-icount-' "$run/summary.md"):$(grep -m1 'Not pooled' "$run/summary.md")" '^2:\*\*Not pooled\.\*\*' \
 	"summary.md says it is not pooled and lists both"
+tap_is "$(grep -c '^- `tcg-icount-.*`: rt vs baseline-rt on squashfs: ' "$run/summary.md"):$(jq -r '[.strata[].answer | select(. != null)] | length' "$run/summary.json")" \
+	2:2 "and each stratum's answer to the question, in summary.md and summary.json"
 grep -q '](by-host/tcg-icount-amd-epyc/summary.md)' "$run/summary.md"
 tap_result $? "and links each stratum's summary"
 [ ! -e "$run/summary.csv" ] && [ ! -e "$run/plot-data" ] && [ -d "$run/by-host/tcg-icount-amd-epyc/plot-data" ]

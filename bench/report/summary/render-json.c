@@ -429,6 +429,8 @@ static json_object *json_stratum(const struct stratum *s)
 	json_object_object_add(o, "hosts", json_object_new_string(s->hosts));
 	json_object_object_add(o, "cells", json_object_new_int64((int64_t)s->ncells));
 	json_object_object_add(o, "summary", json_object_new_string(path));
+	if (s->answer[0])
+		json_object_object_add(o, "answer", json_object_new_string(s->answer));
 	return o;
 }
 

@@ -132,18 +132,6 @@ static void md_chance(FILE *f, const struct run *run)
 }
 
 /* The comparison of A vs B on workload, or NULL. */
-static const struct comparison *comparison_of(const struct run *run, const char *a, const char *b,
-					      const char *workload)
-{
-	size_t i;
-
-	for (i = 0; i < run->ncmps; i++)
-		if (!strcmp(run->cmps[i].a->variant, a) && !strcmp(run->cmps[i].b->variant, b) &&
-		    !strcmp(run->cmps[i].workload, workload))
-			return &run->cmps[i];
-	return NULL;
-}
-
 /* A group's worst traced section, in words: its culprit, or why it has none. */
 static void answer_section(FILE *f, const struct group *g)
 {
@@ -1067,7 +1055,10 @@ void render_markdown_index(const struct run *run)
 		"mixes them: each stratum is summarised on its own, with its own comparisons and plots "
 		"(METHODOLOGY.md, \"A lab\"). A pair compared within one stratum ran on one kind of host.\n\n",
 		run->nstrata);
-	fprintf(f, "| stratum | accelerator | host CPU | hosts | cells | summary |\n|---|---|---|---|---|---|\n");
+	for (i = 0; i < run->nstrata; i++)
+		if (run->strata[i].answer[0])
+			fprintf(f, "- `%s`: %s.\n", run->strata[i].name, run->strata[i].answer);
+	fprintf(f, "\n| stratum | accelerator | host CPU | hosts | cells | summary |\n|---|---|---|---|---|---|\n");
 	for (i = 0; i < run->nstrata; i++) {
 		const struct stratum *s = &run->strata[i];
 

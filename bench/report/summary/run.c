@@ -68,3 +68,14 @@ const char *scenario_expectation(const struct run *run, const char *scenario)
 			return run->scenarios[i].expectation;
 	return "";
 }
+
+const struct comparison *comparison_of(const struct run *run, const char *a, const char *b, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncmps; i++)
+		if (!strcmp(run->cmps[i].a->variant, a) && !strcmp(run->cmps[i].b->variant, b) &&
+		    !strcmp(run->cmps[i].workload, workload))
+			return &run->cmps[i];
+	return NULL;
+}

@@ -134,6 +134,7 @@ struct stratum {
 	char *accel, *host_cpu;
 	char hosts[512];		/* the cells' host names (meta host), ", "-separated */
 	size_t ncells;
+	char answer[512];		/* its summary's answer to the question (summary.c), or "" */
 };
 
 struct run {
@@ -181,6 +182,8 @@ static inline const struct group *run_group(const struct run *run, size_t v, siz
 /* The line for A vs B on workload: its own, else the "*" one; NULL if none. */
 const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
 						 const char *workload);
+/* The comparison of A against B on workload the analysis made, or NULL. */
+const struct comparison *comparison_of(const struct run *run, const char *a, const char *b, const char *workload);
 /* An expectation's name in kernels/comparisons; expectation_parse gives -1 for an unknown one. */
 const char *expectation_name(enum expectation e);
 int expectation_parse(const char *name);

@@ -121,7 +121,23 @@ static void make_dir(const char *path)
  * summary.json say so and name them. What a pooled summary wrote before
  * (summary.csv, plot-data/) would mix the strata: removed.
  */
-static void summarise_strata(const struct run *all, const struct options *o, const struct call_sites *cs)
+/* What a stratum's summary answers to the question kernels/comparisons asks first, for the index. */
+static void stratum_answer(struct stratum *s, const struct run *run)
+{
+	const struct comparison *q;
+
+	if (!run->question_a)
+		return;
+	q = comparison_of(run, run->question_a, run->question_b, run->question_workload);
+	if (q)
+		snprintf(s->answer, sizeof(s->answer), "%s vs %s on %s: %s (%zu vs %zu repetitions)",
+			 q->a->variant, q->b->variant, q->workload, q->verdict, q->na, q->nb);
+	else
+		snprintf(s->answer, sizeof(s->answer), "%s vs %s on %s: not answered (no cells of one side)",
+			 run->question_a, run->question_b, run->question_workload);
+}
+
+static void summarise_strata(struct run *all, const struct options *o, const struct call_sites *cs)
 {
 	char dir[4096], out[4096];
 	size_t i;
@@ -136,6 +152,7 @@ static void summarise_strata(const struct run *all, const struct options *o, con
 		run.only = &all->strata[i];
 		run_load(&run, all->dir, cs);
 		summarise(&run);
+		stratum_answer(&all->strata[i], &run);
 		run_free(&run);
 	}
 	render_markdown_index(all);

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # deps.t - tools/install-deps.sh against fake dpkg, dpkg-query, apt-get and
-# id on PATH (nothing is installed): what it reports as missing, and that an
+# id on PATH (nothing is installed): what it reports as missing, of all or
+# of the runtime list (--runtime), what it lists (--list), and that an
 # install killed half way (dpkg "interrupted") is finished with
 # dpkg --configure -a before apt-get runs.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
-tap_plan 6
+tap_plan 9
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fake=$tmp/bin
@@ -26,12 +27,17 @@ for c in apt-get dpkg dpkg-query id; do
 	FAKE
 	chmod +x "$fake/$c"
 done
-printf '%s\n' '# a comment' present foo >"$tmp/packages"
+printf '%s\n' '# a comment' 'present runtime' foo 'bar runtime' >"$tmp/packages"
 export FAKE_LOG=$tmp/log LOCKLAT_PACKAGES=$tmp/packages
 
 PATH=$fake:$PATH "$root/tools/install-deps.sh" --check 2>"$tmp/err"
 tap_is $? 1 "--check with a package missing exits 1"
-tap_like "$(cat "$tmp/err")" '^missing Debian packages: foo$' "and names only the missing one"
+tap_like "$(cat "$tmp/err")" '^missing Debian packages: foo bar$' "and names only the missing ones"
+PATH=$fake:$PATH "$root/tools/install-deps.sh" --runtime --check 2>"$tmp/err"
+tap_like "$?:$(cat "$tmp/err")" '^1:missing Debian packages: bar$' "--runtime: only the lines marked runtime"
+tap_is "$(PATH=$fake:$PATH "$root/tools/install-deps.sh" --runtime --list | tr '\n' ' ')" "present bar " \
+	"--runtime --list: the runtime packages, installed or not"
+tap_is "$(PATH=$fake:$PATH "$root/tools/install-deps.sh" --list | tr '\n' ' ')" "present foo bar " "--list: every package"
 
 : >"$FAKE_LOG"
 PATH=$fake:$PATH "$root/tools/install-deps.sh" >/dev/null 2>&1

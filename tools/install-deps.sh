@@ -3,20 +3,23 @@
 # install-deps.sh - install the Debian packages locklat needs (tools/debian-packages,
 # or the file LOCKLAT_PACKAGES names).
 #
-# Usage: tools/install-deps.sh [--runtime] [--check]
+# Usage: tools/install-deps.sh [--runtime] [--check | --list]
 #   --runtime  only what a lab host needs to run cells that another machine
 #              built (the list's lines marked "runtime": QEMU and the few
 #              programs around it; run-matrix.sh --hosts)
 #   --check    only report missing packages (exit 1 if any), install nothing
+#   --list     print the packages, one per line, installed or not (for a lab
+#              host: ssh root@host apt-get install $(... --runtime --list))
 # As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-check=0 runtime=0
+check=0 runtime=0 list=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) check=1 ;;
+	--list) list=1 ;;
 	--runtime) runtime=1 ;;
 	-h | --help) usage_from_header "$0"; exit 0 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
@@ -28,6 +31,10 @@ done
 # the --runtime list too.
 mapfile -t wanted < <(awk -v runtime="$runtime" '/^[[:space:]]*(#|$)/ { next }
 	!runtime || $2 == "runtime" { print $1 }' "$LOCKLAT_PACKAGES")
+if [ "$list" -eq 1 ]; then
+	printf '%s\n' "${wanted[@]}"
+	exit 0
+fi
 missing=()
 for p in "${wanted[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -32,7 +32,7 @@ done
 total=$(find "$run" -mindepth 4 -maxdepth 4 -name meta | wc -l)
 out=$(summary "$run" 2>&1)
 tap_result $? "the summary of a run of two strata$(printf '%s' "$out" | grep -i error | sed 's/^/: /')"
-strata=$(cd "$run/by-host" && ls -d -- */ 2>/dev/null | tr -d / | tr '\n' ' ')
+strata=$(find "$run/by-host" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | sort | tr '\n' ' ')
 tap_is "$strata" "tcg-icount-amd-epyc tcg-icount-intel-r-xeon-r-gold-6130 " "one folder per stratum, named by accelerator and host CPU"
 tap_is "$(jq -r '[.strata[].cells] | add' "$run/summary.json"):$(jq -r '.strata | length' "$run/summary.json"):$(jq 'has("groups")' "$run/summary.json")" \
 	"$total:2:false" "summary.json: the strata, every cell in one, no pooled group"
@@ -44,6 +44,7 @@ tap_is "$(jq -r '.stratum.hosts' "$run/by-host/tcg-icount-intel-r-xeon-r-gold-61
 	"its summary.json names the stratum and its hosts"
 tap_like "$(grep -c '^| `tcg-icount-' "$run/summary.md"):$(grep -m1 'Not pooled' "$run/summary.md")" '^2:\*\*Not pooled\.\*\*' \
 	"summary.md says it is not pooled and lists both"
+# shellcheck disable=SC2016 # backquotes of markdown, not a command
 tap_is "$(grep -c '^- `tcg-icount-.*`: rt vs baseline-rt on squashfs: ' "$run/summary.md"):$(jq -r '[.strata[].answer | select(. != null)] | length' "$run/summary.json")" \
 	2:2 "and each stratum's answer to the question, in summary.md and summary.json"
 grep -q '](by-host/tcg-icount-amd-epyc/summary.md)' "$run/summary.md"

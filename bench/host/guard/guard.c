@@ -4,20 +4,21 @@
  * started outlives run-matrix.sh, even when run-matrix.sh is killed with
  * SIGKILL and cannot clean up after itself.
  *
- * Usage: locklat-guard [--help] -- COMMAND [ARG...]
+ * Usage: locklat-guard [--help] [--tree] -- COMMAND [ARG...]
  *
  * COMMAND runs in a process group of its own, its standard input
  * /dev/null (a stage never asks: a background group that read the terminal
  * would stop). The guard asks the kernel for a signal when its parent dies
  * (PR_SET_PDEATHSIG), and then kills the whole group with SIGKILL: make and
- * its compilers, QEMU, apt-get; and every other process descended from it,
- * which the guard keeps as their child subreaper (PR_SET_CHILD_SUBREAPER):
- * GNU parallel starts each job in a group of its own (run-matrix.sh --hosts),
- * and a job, or the ssh that carries a remote one, must not outlive the run
- * either (a remote job ends when its ssh does: parallel's own wrapper).
- * SIGINT, SIGTERM and SIGHUP to the guard do the same. When COMMAND exits,
- * the guard kills what is left (a stage leaves nothing running) and exits
- * with COMMAND's status.
+ * its compilers, QEMU, apt-get. With --tree, every other process descended
+ * from COMMAND too, which the guard keeps as their child subreaper
+ * (PR_SET_CHILD_SUBREAPER): GNU parallel starts each job in a group of its
+ * own (run-matrix.sh --hosts), and a job, or the ssh that carries a remote
+ * one, must not outlive the run either (a remote job ends when its ssh
+ * does: parallel's own wrapper). Only there: a package's daemon started by
+ * the packages stage is meant to outlive it. SIGINT, SIGTERM and SIGHUP to
+ * the guard do the same. When COMMAND exits, the guard kills what is left
+ * (a stage leaves nothing running) and exits with COMMAND's status.
  *
  * Standalone (no locklat library, no json-c): run-matrix.sh builds it with
  * gcc alone before the packages stage, which it guards too.
@@ -45,9 +46,10 @@
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: locklat-guard [--help] -- COMMAND [ARG...]\n"
-		"Runs COMMAND in its own process group and kills that group when the\n"
-		"guard's parent dies, when the guard is interrupted, and when COMMAND exits.\n");
+		"usage: locklat-guard [--help] [--tree] -- COMMAND [ARG...]\n"
+		"Runs COMMAND in its own process group and kills that group (--tree: and\n"
+		"every process below COMMAND) when the guard's parent dies, when the guard\n"
+		"is interrupted, and when COMMAND exits.\n");
 	exit(status);
 }
 
@@ -94,17 +96,19 @@ static int descends_from(pid_t pid, pid_t ancestor)
 }
 
 /*
- * SIGKILL the group of child and every process below the guard, and reap
- * them, until none is left (a dying process's children come to the guard,
- * its subreaper, and are found in the next round).
+ * SIGKILL the group of child and, with tree, every process below the guard,
+ * and reap them, until none is left (a dying process's children come to
+ * the guard, its subreaper, and are found in the next round). A pid read
+ * from /proc may be reused before the kill: a descendant that ended in
+ * that instant is the only way to miss, not to hit, a process.
  */
-static void kill_all(pid_t child)
+static void kill_all(pid_t child, int tree)
 {
 	pid_t self = getpid();
 	int round, found;
 
 	kill(-child, SIGKILL);
-	for (round = 0; round < 50; round++) {
+	for (round = 0; tree && round < 50; round++) {
 		DIR *d = opendir("/proc");
 		struct dirent *de;
 
@@ -134,10 +138,14 @@ int main(int argc, char **argv)
 {
 	sigset_t set, old;
 	pid_t parent = getppid(), child;
-	int sig, status, devnull;
+	int sig, status = 0, devnull, tree = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--help"))
 		usage(0);
+	if (argc > 1 && !strcmp(argv[1], "--tree")) {
+		tree = 1;
+		argv++, argc--;
+	}
 	if (argc < 3 || strcmp(argv[1], "--"))
 		usage(2);
 
@@ -150,7 +158,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, &old))
 		die("sigprocmask");
-	if (prctl(PR_SET_PDEATHSIG, PARENT_DIED) || prctl(PR_SET_CHILD_SUBREAPER, 1))
+	if (prctl(PR_SET_PDEATHSIG, PARENT_DIED) || (tree && prctl(PR_SET_CHILD_SUBREAPER, 1)))
 		die("prctl");
 	/* The parent may have died before the request: then nothing starts. */
 	if (getppid() != parent)
@@ -187,13 +195,13 @@ int main(int argc, char **argv)
 				}
 			if (!done)
 				continue;
-			kill_all(child);
+			kill_all(child, tree);
 			if (WIFSIGNALED(status))
 				return 128 + WTERMSIG(status);
 			return WEXITSTATUS(status);
 		}
 		/* The parent died or the run is being stopped: the stage goes with it. */
-		kill_all(child);
+		kill_all(child, tree);
 		return 128 + (sig == PARENT_DIED ? SIGKILL : sig);
 	}
 }

@@ -7,7 +7,7 @@
 # dpkg --configure -a before apt-get runs.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
-tap_plan 9
+tap_plan 10
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fake=$tmp/bin
@@ -27,7 +27,7 @@ for c in apt-get dpkg dpkg-query id; do
 	FAKE
 	chmod +x "$fake/$c"
 done
-printf '%s\n' '# a comment' 'present runtime' foo 'bar runtime' >"$tmp/packages"
+printf '%s\n' '# a comment' 'present runtime' foo 'bar runtime' 'sshd test' >"$tmp/packages"
 export FAKE_LOG=$tmp/log LOCKLAT_PACKAGES=$tmp/packages
 
 PATH=$fake:$PATH "$root/tools/install-deps.sh" --check 2>"$tmp/err"
@@ -37,7 +37,8 @@ PATH=$fake:$PATH "$root/tools/install-deps.sh" --runtime --check 2>"$tmp/err"
 tap_like "$?:$(cat "$tmp/err")" '^1:missing Debian packages: bar$' "--runtime: only the lines marked runtime"
 tap_is "$(PATH=$fake:$PATH "$root/tools/install-deps.sh" --runtime --list | tr '\n' ' ')" "present bar " \
 	"--runtime --list: the runtime packages, installed or not"
-tap_is "$(PATH=$fake:$PATH "$root/tools/install-deps.sh" --list | tr '\n' ' ')" "present foo bar " "--list: every package"
+tap_is "$(PATH=$fake:$PATH "$root/tools/install-deps.sh" --list | tr '\n' ' ')" "present foo bar " "--list: every package but the tests' own"
+tap_is "$(PATH=$fake:$PATH "$root/tools/install-deps.sh" --tests --list | tr '\n' ' ')" "present foo bar sshd " "--tests --list: and the tests' own"
 
 : >"$FAKE_LOG"
 PATH=$fake:$PATH "$root/tools/install-deps.sh" >/dev/null 2>&1

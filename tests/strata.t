@@ -14,7 +14,7 @@ bin=$root/build/bin
 command -v jq >/dev/null || tap_skip_all "no jq (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 14
+tap_plan 16
 summary() {
 	"$bin/locklat-summary" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 		--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$1"
@@ -59,6 +59,14 @@ tap_like "$?:$(printf '%s\n' "$err" | wc -l):$err" '^1:1:.*several accelerators 
 	"locklat-compare refuses the pooled run in one line"
 "$bin/locklat-compare" --out "$tmp/cmp" "$run/by-host/tcg-icount-amd-epyc" "$run/by-host/tcg-icount-amd-epyc" >/dev/null
 tap_result $? "and compares a stratum"
+
+# Summarised again: the same strata (by-host/ is no variant: no incomplete
+# cells counted), and a folder of no stratum removed.
+mkdir -p "$run/by-host/stale-stratum"
+summary "$run" >/dev/null
+tap_is "$(grep -c 'incomplete cells' "$run/by-host/tcg-icount-amd-epyc/summary.md")" 0 "a second summary reads no cells in by-host/"
+[ ! -e "$run/by-host/stale-stratum" ] && [ -d "$run/by-host/tcg-icount-amd-epyc" ]
+tap_result $? "and removes a folder of no stratum, keeping the strata"
 
 # One stratum again: the summary is the pooled one, by-host/ removed.
 mkdir -p "$tmp/one" && cp -a "$root/tests/fixtures/run/." "$tmp/one/" && mkdir -p "$tmp/one/by-host/stale"

@@ -89,7 +89,8 @@ void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 		char vdir[4096];
 		char **workloads;
 
-		if (!strcmp(variants[v], "plot-data"))
+		/* The summary's own outputs, not variants. */
+		if (!strcmp(variants[v], "plot-data") || !strcmp(variants[v], "by-host"))
 			continue;
 		path_join(vdir, sizeof(vdir), dir, variants[v]);
 		workloads = subdirs(vdir, &nw, NULL);

@@ -430,7 +430,8 @@ static void md_header(FILE *f, const struct run *run)
 	if (run->only)
 		fprintf(f, "Stratum `%s`: the cells this run ran under **%s** on **%s** (hosts: %s), and those of no "
 			"host; the run's other strata have summaries of their own (`../../summary.md`), and no comparison "
-			"here pools cells of two.\n\n", run->only->name, run->only->accel, run->only->host_cpu, run->only->hosts);
+			"here pools cells of two. Cell folders named here are relative to the run's folder, two up.\n\n",
+			run->only->name, run->only->accel, run->only->host_cpu, run->only->hosts);
 	md_answer(f, run);
 	md_reviewer(f, run);
 	fprintf(f, "## The run\n\n");
@@ -1067,7 +1068,7 @@ void render_markdown_index(const struct run *run)
 		nohost -= s->ncells;
 	}
 	if (nohost)
-		fprintf(f, "\n%zu cells ran on no host (a kernel that did not build): they are in every stratum's "
-			"summary.\n", nohost);
+		fprintf(f, "\n%zu cells ran on no host (a kernel that did not build, or no lab host ran them): they "
+			"are in every stratum's summary.\n", nohost);
 	render_close(f, run, "summary.md");
 }

@@ -26,9 +26,11 @@
  * place), 2 bad usage.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +123,26 @@ static void make_dir(const char *path)
  * summary.json say so and name them. What a pooled summary wrote before
  * (summary.csv, plot-data/) would mix the strata: removed.
  */
+/* Folders of by-host/ that are no stratum of the run now (an earlier summary's). */
+static void stale_strata_remove(const char *dir, const struct run *all)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t i;
+
+	if (!d)
+		err_exit_errno(LL_EXIT_FAIL, "open %s", dir);
+	while ((de = readdir(d))) {
+		bool current = de->d_name[0] == '.';
+
+		for (i = 0; i < all->nstrata && !current; i++)
+			current = !strcmp(de->d_name, all->strata[i].name);
+		if (!current)
+			remove_output(dir, de->d_name);
+	}
+	closedir(d);
+}
+
 /* What a stratum's summary answers to the question kernels/comparisons asks first, for the index. */
 static void stratum_answer(struct stratum *s, const struct run *run)
 {
@@ -155,6 +177,7 @@ static void summarise_strata(struct run *all, const struct options *o, const str
 		stratum_answer(&all->strata[i], &run);
 		run_free(&run);
 	}
+	stale_strata_remove(dir, all);
 	render_markdown_index(all);
 	render_json_index(all);
 	remove_output(all->dir, "summary.csv");

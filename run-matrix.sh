@@ -436,7 +436,11 @@ mkdir -p -- "$out" 2>/dev/null || err_exit "cannot create the output directory $
 probe=$(mktemp -p "$out" .write-probe.XXXXXX 2>/dev/null) ||
 	err_exit "the output directory $out is not writable" 1
 rm -f -- "$probe"
-require_disk_space "$out" $(( jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SCRATCH_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
+# The cells running here at once (a lab: those of ":"; the other hosts'
+# room is checked by their probe) and every cell to come.
+disk_jobs=$jobs
+[ -z "$hosts" ] || disk_jobs=$(lab_local_slots)
+require_disk_space "$out" $(( disk_jobs * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SCRATCH_DISK_MIB) + (${#cells[@]} - kept) * LOCKLAT_CELL_SPACE_MIB ))
 exec 8>"$out/.lock"
 flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
 if [ -n "$ab" ]; then
@@ -523,7 +527,7 @@ if [ -n "$hosts" ]; then
 	printf '%s\n' "${LAB_REPORT[@]}" >"$out/hosts"
 	progress matrix "the bundle each host is sent"
 	LAB_WORKLOADS=("${workloads[@]}")
-	lab_initramfs=$(lab_bundle "$out" "$initramfs" "$modules_needed" "${variants[@]}")
+	lab_bundle "$out" "$initramfs" "$modules_needed" "$(kv_get "$out/matrix" code_sha256)" "${variants[@]}"
 fi
 
 # cell_failed_build DIR V W R REASON: a complete cell saying what did not build.
@@ -604,9 +608,10 @@ for ((s = 0; s < jobs; s++)); do
 done
 if [ -n "$hosts" ] && [ -s "$out/.lab/cells" ]; then
 	progress matrix "$(wc -l <"$out/.lab/cells") cells to $jobs slot(s) on ${#LAB_KEPT[@]} host(s); ETA ~$(( (total_s / jobs + 59) / 60 )) min"
-	lab_run "$out" "$guard" "$per_cell" --duration "$duration" --trace-duration "$trace_duration" \
-		--warmup "$warmup" --accel "$accel" --cpus "$cpus" "${overcommit[@]}" ${targets:+--targets "$targets"} \
-		--initramfs "$lab_initramfs" || true
+	lab_run "$out" "$guard" "$per_cell" "$(kv_get "$out/matrix" code_sha256)" --duration "$duration" \
+		--trace-duration "$trace_duration" --warmup "$warmup" --accel "$accel" --cpus "$cpus" \
+		"${overcommit[@]}" ${targets:+--targets "$targets"} --initramfs "$LAB_INITRAMFS"
+	[ "$LAB_FAILED" -eq 0 ] || warn "$LAB_FAILED cell(s) ran on no host (GNU parallel tried each up to three times; $out/logs/lab-joblog)"
 	# A cell no host could run (parallel tried it three times) is INFRA,
 	# redone when the run is resumed.
 	while IFS=$'\t' read -r v w c r passes; do

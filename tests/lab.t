@@ -6,7 +6,8 @@
 # through PARALLEL_SSH="ssh -F <its config>"), and all three removed at the
 # end. A hosts file it cannot take stops with one line before anything is
 # made; lab_keep leaves out a host that lacks packages, cannot start QEMU
-# or is given more cells than CPUs; the smoke variant's idle matrix goes to
+# or is given more cells than CPUs; a cell that comes back cut short is
+# not taken into the run (lab_collect's digest check); the smoke variant's idle matrix goes to
 # ":" (this machine) and 1/root@localhost (over ssh), while nobody@localhost,
 # refused by the sshd, is reported once and left out; each host ran a cell,
 # and the result tree has the layout of the same matrix run locally (the
@@ -24,7 +25,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-tap_plan 29
+tap_plan 32
 rm_=$root/run-matrix.sh
 
 # bad_hosts NAME WANT CONTENT [ARGS...]: --hosts with a file of CONTENT stops
@@ -69,9 +70,30 @@ probe=$(LOCKLAT_PACKAGES=$tmp/packages "$root/bench/host/lab-probe.sh" tcg-icoun
 tap_like "$probe" 'missing=locklat-no-such-package	accel.tcg-icount=not tried: packages missing$' \
 	"lab-probe.sh: the runtime packages missing (not the build-only ones), QEMU not tried"
 
+# lab_collect: a cell that came back whole moves into the run; one whose
+# files differ from its host's digest (a return cut short) does not; the
+# log moves in both cases.
+collect=$(bash -c '. "$1/lib/common.sh"; . "$1/bench/host/lab.sh"; st=$2/stage out=$2/out
+	for c in rep1 rep2; do
+		mkdir -p "$st/incoming/v/w/$c" "$st/logs"
+		printf "status=OK\ncomplete=1\n" >"$st/incoming/v/w/$c/meta"
+		echo x >"$st/incoming/v/w/$c/console.log"
+		echo log >"$st/logs/v-w-$c.log"
+	done
+	whole=$(cell_digest "$st/incoming/v/w/rep1")
+	cut=$(cell_digest "$st/incoming/v/w/rep2")
+	rm "$st/incoming/v/w/rep2/console.log"
+	lab_collect "$st" "$out" v/w/rep1 "$whole"
+	lab_collect "$st" "$out" v/w/rep2 "$cut"
+	{ ls "$out/v/w"; ls "$out/logs"; } | tr "\n" " "' _ "$root" "$tmp/collect" 2>"$tmp/collect.err")
+tap_like "$collect" '^rep1 v-w-rep1.log v-w-rep2.log $' "lab_collect: the whole cell moves in, the cut one does not; both logs do"
+tap_like "$(cat "$tmp/collect.err")" 'v/w/rep2 came back incomplete' "and the cut one is named"
+[ -d "$tmp/collect/stage/incoming/v/w/rep2" ]
+tap_result $? "it stays out of the run (redone on resume)"
+
 # --- over ssh ----------------------------------------------------------
 if [ "$(id -u)" -ne 0 ] || [ ! -x /usr/sbin/sshd ] || ! command -v parallel >/dev/null; then
-	for ((i = 0; i < 16; i++)); do tap_result 0 "# SKIP needs root, sshd and GNU parallel (make deps)"; done
+	for ((i = 0; i < 16; i++)); do tap_result 0 "# SKIP needs root, sshd and GNU parallel (tools/install-deps.sh --tests)"; done
 	tap_done
 	exit 0
 fi

@@ -15,14 +15,17 @@
 #   --revision REV    the locklat revision the cells record (the copy is no
 #                     git tree)
 # The cell's CPUs are the first free group of N on this host, held with
-# flock on /tmp/locklat-cpus/cpu<K>.lock for the cell's life: two cells,
-# of this run or another, never share a CPU. Prints one line, the cell's
-# result and this host's name.
+# flock on /tmp/locklat-cpus/cpu<K>.lock for the cell's life: two lab
+# cells, of this run or another, never share a CPU (a local run-matrix.sh
+# on the host takes no such lock). Prints one line, the cell's
+# folder, its digest and its result with this host's name.
 # Exit: 0 a complete cell was written (its status is in its meta), 1 the
 # copy is not the run's, 2 bad usage, 75 no free CPUs, 70 no cell written.
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
+# shellcheck source=bench/host/lab.sh
+. "$LOCKLAT_ROOT/bench/host/lab.sh"
 
 pin='' out='' log='' per_cell='' code_sha256='' revision=''
 while [ $# -gt 0 ]; do
@@ -81,6 +84,10 @@ LOCKLAT_SUITE_REVISION=${revision:-} "$LOCKLAT_ROOT/bench/host/run-cell.sh" "$@"
 	>"$log" 2>&1 || true
 cpus_release
 line=$(tail -n 1 "$log")
-printf '%s\t%s on %s\n' "$out" "${line#\[*\] }" "$host"
+# The cell's folder, its digest (what the run checks the returned copy
+# against: bench/host/lab.sh), and what became of it.
+digest=-
+[ ! -d "$out" ] || digest=$(cell_digest "$out")
+printf '%s\t%s\t%s on %s\n' "$out" "$digest" "${line#\[*\] }" "$host"
 [ -f "$out/meta" ] || exit 70
 exit 0

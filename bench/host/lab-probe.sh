@@ -7,7 +7,8 @@
 # Usage: bench/host/lab-probe.sh ACCEL...
 # Prints one line of tab-separated key=value fields: login (GNU parallel's
 # sshlogin the line came through, ":" for this machine), host, cpus,
-# cpu_model, missing (Debian packages of tools/install-deps.sh --runtime
+# cpu_model, free_mib (free space where the cells will be written: this
+# folder), missing (Debian packages of tools/install-deps.sh --runtime
 # that are not installed, space-separated), and per ACCEL asked about
 # accel.<ACCEL>=ok or the reason QEMU does not start with it.
 # Exit: 0 (what the host lacks is in the line, not the status), 2 bad usage.
@@ -17,7 +18,8 @@ set -euo pipefail
 
 [ $# -ge 1 ] || err_exit "usage: lab-probe.sh ACCEL..." 2
 fields=("login=${PARALLEL_SSHLOGIN:-:}" "host=$(uname -n)" "cpus=$(nproc)"
-	"cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)")
+	"cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	"free_mib=$(df -Pm . | awk 'NR == 2 { print $4 }')")
 missing=$("$LOCKLAT_ROOT/tools/install-deps.sh" --runtime --check 2>&1 >/dev/null |
 	sed -n 's/^missing Debian packages: //p') || true
 fields+=("missing=$missing")

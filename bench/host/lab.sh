@@ -11,7 +11,9 @@
 # or ":" for this machine; N the cells it runs at once (default: as a local
 # run would choose there: one per host CPU under tcg-icount, else one); "#"
 # starts a comment. ssh runs as PARALLEL_SSH says (default: ssh in batch
-# mode, so that a host asking for a password is refused, not waited for).
+# mode, so that a host asking for a password is refused, not waited for,
+# with keep-alives); a LOGIN with its own ssh command runs that command as
+# it is.
 #
 # While a run is dispatched, under DIR/.lab/ (a dot folder, which the
 # summary does not read; removed when the cells are in):
@@ -28,6 +30,7 @@
 # shellcheck shell=bash
 
 LAB_LOGIN=() LAB_SLOTS=() LAB_KEPT=() LAB_REPORT=() LAB_WORKLOADS=() LAB_ACCEL='' LAB_ERR=''
+LAB_INITRAMFS='' LAB_FAILED=0
 declare -A LAB_ANSWER=()
 
 # lab_hosts_read FILE: FILE's hosts into LAB_LOGIN and LAB_SLOTS (N, or
@@ -42,7 +45,7 @@ lab_hosts_read() {
 		[ -n "$line" ] || continue
 		slots=''
 		if [[ $line =~ ^([0-9]+)/(.+)$ ]]; then
-			slots=${BASH_REMATCH[1]} login=${BASH_REMATCH[2]}
+			slots=$((10#${BASH_REMATCH[1]})) login=${BASH_REMATCH[2]}
 			[ "$slots" -ge 1 ] || err_exit "$file:$n: N/LOGIN wants N of 1 or more, got '$line'" 2
 		elif [[ $line == */* ]] && [[ $line != *' '* ]]; then
 			err_exit "$file:$n: want [N/]LOGIN (N the cells at once), got '$line'" 2
@@ -68,8 +71,10 @@ lab_hosts_read() {
 # so that two runs never share one.
 lab_workdir() {
 	local key
+	local name
 	key=$(printf '%s %s\n' "$(uname -n)" "$(realpath -m -- "$1")" | sha256sum | cut -c1-12)
-	printf '.locklat-lab/%s-%s\n' "$(basename -- "$1")" "$key"
+	name=$(basename -- "$1" | tr -c 'A-Za-z0-9._\n-' '_')
+	printf '.locklat-lab/%s-%s\n' "$name" "$key"
 }
 
 # link_or_copy SRC DST: a hard link where the file system allows one (the
@@ -141,7 +146,9 @@ lab_build_output() {
 lab_parallel() {
 	local dir=$1
 	shift
-	(cd "$dir" && parallel --will-cite "$@")
+	# -q: each word quoted for the host's shell (a run's folder name may
+	# hold anything).
+	(cd "$dir" && parallel --will-cite -q "$@")
 }
 
 # lab_probe ACCEL: every host of LAB_LOGIN asked, once, what it can do
@@ -183,7 +190,7 @@ lab_probe() {
 # cells: LAB_KEPT ("N/LOGIN") and LAB_REPORT (a line per host, "LOGIN<TAB>
 # kept or left out<TAB>why"). PER_CELL: the host CPUs a cell pins to.
 lab_keep() {
-	local per=$1 i login line f host cpus model missing n
+	local per=$1 i login line f host cpus model missing n free need
 	LAB_KEPT=() LAB_REPORT=()
 	for i in "${!LAB_LOGIN[@]}"; do
 		login=${LAB_LOGIN[$i]} line=${LAB_ANSWER[$login]:-}
@@ -205,12 +212,19 @@ lab_keep() {
 			continue
 		fi
 		n=${LAB_SLOTS[$i]}
+		free=$(lab_field "$line" free_mib)
 		if [ -z "$n" ]; then
 			n=1
 			[ "$LAB_ACCEL" = tcg-icount ] && n=$((cpus / per))
 		fi
 		if [ "$n" -lt 1 ] || [ $((n * per)) -gt "$cpus" ]; then
 			LAB_REPORT+=("$login	left out	$host: $n cells x $per host CPUs each > its $cpus CPUs")
+			continue
+		fi
+		# Each cell's results and scratch disks at once, and the bundle.
+		need=$((n * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SCRATCH_DISK_MIB) + 512))
+		if [ -n "$free" ] && [ "$free" -lt "$need" ]; then
+			LAB_REPORT+=("$login	left out	$host: $free MiB free in its home, $n cells need $need MiB")
 			continue
 		fi
 		LAB_KEPT+=("$n/$login")
@@ -223,6 +237,16 @@ lab_field() {
 	printf '%s\n' "$1" | tr '\t' '\n' | awk -v k="$2" 'index($0, k "=") == 1 { print substr($0, length(k) + 2); exit }'
 }
 
+# lab_local_slots: the cells this machine (":") runs at once, 0 if none:
+# what the local disk must have room for beside the cells that come back.
+lab_local_slots() {
+	local kept
+	for kept in "${LAB_KEPT[@]}"; do
+		[ "${kept#*/}" != : ] || { echo "${kept%%/*}"; return 0; }
+	done
+	echo 0
+}
+
 # lab_slots: the cells the kept hosts run at once, together.
 lab_slots() {
 	local kept total=0
@@ -230,90 +254,110 @@ lab_slots() {
 	echo "$total"
 }
 
-# lab_collect STAGE OUT [REL...]: the cells REL ("<v>/<w>/<c>"; default:
-# every cell in STAGE/incoming) moved into OUT/<v>/<w>/<c> if complete, their
-# logs into OUT/logs/: a rename on one file system, so that a cell in OUT
-# is whole. Only for cells whose job has ended: a cell still coming back
-# has its meta before some of its files (rsync goes by name).
-lab_collect() {
-	local stage=$1 out=$2 rel cell log rels
-	shift 2
-	if [ $# -eq 0 ]; then
-		mapfile -t rels < <(cd "$stage/incoming" 2>/dev/null && find . -mindepth 3 -maxdepth 3 -type d | sed 's|^\./||')
-		set -- "${rels[@]}"
-	fi
-	for rel in "$@"; do
-		cell=$stage/incoming/$rel
-		[ "$(kv_get "$cell/meta" complete 2>/dev/null)" = 1 ] || continue
-		log=$stage/logs/${rel//\//-}.log
-		mkdir -p "$out/${rel%/*}" "$out/logs"
-		[ ! -f "$log" ] || mv -f "$log" "$out/logs/"
-		if [ -e "$out/$rel" ]; then
-			rm -rf "$cell"
-		else
-			mv "$cell" "$out/$rel"
-		fi
-	done
+# cell_digest CELL: the sha256 of a cell's file list with each file's size:
+# lab-cell.sh prints it for the cell it wrote, lab_collect checks it on
+# what came back (rsync sends meta, with complete=1, before the files named
+# after it: a return cut short is not a cell).
+cell_digest() {
+	(cd "$1" && find . -type f -printf '%P %s\n' | LC_ALL=C sort | sha256sum | cut -c1-64)
 }
 
-# lab_run OUT GUARD PER_CELL RUN_CELL_ARGS...: the cells listed in
-# OUT/.lab/cells (tab-separated: variant, workload, cell, rep, passes) on
-# LAB_KEPT's hosts, from the bundle lab_bundle made; RUN_CELL_ARGS are the
-# options every cell shares (bench/host/run-cell.sh's, the initramfs
-# relative to the bundle). Each complete cell moves into OUT as soon as
-# it is back. A cell that failed everywhere GNU parallel tried it (three
-# hosts, or the same one three times) is not written: the caller says so.
-# Cells that came back from an earlier, stopped dispatch are not taken: one
-# may have been stopped half way back. Status: parallel's, the number of
-# such cells.
+# lab_collect STAGE OUT [REL DIGEST]: the cell REL ("<v>/<w>/<c>") moved
+# into OUT/<v>/<w>/<c> if it came back whole (its digest is DIGEST, as its
+# host printed it), its log into OUT/logs/ in any case; a rename on one
+# file system, so a cell in OUT is whole. Only for a cell whose job has
+# ended. Without REL: every cell's log (after the dispatch, for the cells
+# that never came back).
+lab_collect() {
+	local stage=$1 out=$2 rel=${3:-} digest=${4:-} cell log
+	mkdir -p "$out/logs"
+	if [ -z "$rel" ]; then
+		for log in "$stage"/logs/*.log; do
+			[ ! -f "$log" ] || mv -f "$log" "$out/logs/"
+		done
+		return 0
+	fi
+	cell=$stage/incoming/$rel
+	log=$stage/logs/${rel//\//-}.log
+	[ ! -f "$log" ] || mv -f "$log" "$out/logs/"
+	[ "$(kv_get "$cell/meta" complete 2>/dev/null)" = 1 ] || return 0
+	if [ "$(cell_digest "$cell")" != "$digest" ]; then
+		warn "$rel came back incomplete (its files differ from what its host wrote): not kept"
+		return 0
+	fi
+	mkdir -p "$out/${rel%/*}"
+	if [ -e "$out/$rel" ]; then
+		rm -rf "$cell"
+	else
+		mv "$cell" "$out/$rel"
+	fi
+}
+
+# lab_run OUT GUARD PER_CELL CODE_SHA256 RUN_CELL_ARGS...: the cells listed
+# in OUT/.lab/cells (tab-separated: variant, workload, cell, rep, passes) on
+# LAB_KEPT's hosts, from the bundle lab_bundle made; CODE_SHA256 the run's
+# measurement code (DIR/matrix), which each copy must hash to; RUN_CELL_ARGS
+# the options every cell shares (bench/host/run-cell.sh's, the initramfs
+# relative to the bundle). Each cell moves into OUT as soon as it is back
+# whole. A cell that failed everywhere GNU parallel tried it (three hosts,
+# or the same one three times) is not written: the caller says so. Cells
+# that came back from an earlier, stopped dispatch are not taken: one may
+# have been stopped half way back. Sets LAB_FAILED: parallel's status, the
+# number of such cells.
 lab_run() {
-	local out=$1 guard=$2 per=$3 lab=$1/.lab w pid status=0 line revision
-	shift 3
+	local out=$1 guard=$2 per=$3 code=$4 lab=$1/.lab w pid line revision rel digest
+	shift 4
 	w=$(lab_workdir "$out")
 	printf '%s\n' "${LAB_KEPT[@]}" >"$lab/sshlogins"
 	revision=$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)
 	rm -rf "${lab:?}/$w/incoming" "${lab:?}/$w/logs"
 	mkdir -p "$lab/$w/incoming" "$lab/$w/logs"
 	: >"$lab/parallel.out"
+	LAB_FAILED=0
 	# -q: each word quoted for the host's shell, the fields of a cell too.
-	# The guard is this script's child (a subshell that execs it), so the
-	# jobs, their ssh and their QEMUs die with the run.
-	(cd "$lab" && exec "$guard" -- parallel --will-cite -q --sshloginfile sshlogins \
+	# The guard is this script's child (a subshell that execs it); --tree:
+	# parallel starts each job in a process group of its own, and the jobs,
+	# their ssh and their QEMUs must die with the run too.
+	(cd "$lab" && exec "$guard" --tree -- parallel --will-cite -q --sshloginfile sshlogins \
 		--workdir "$w" --basefile "$w/./bundle" \
 		--return "$w/./incoming/{1}/{2}/{3}" --return "$w/./logs/{1}-{2}-{3}.log" --cleanup \
 		--colsep '\t' --arg-file cells --joblog joblog --retries 3 \
 		bash bundle/bench/host/lab-cell.sh --out 'incoming/{1}/{2}/{3}' --log 'logs/{1}-{2}-{3}.log' \
-		--host-cpus "$per" --code-sha256 "$(measurement_sha256)" --revision "$revision" -- \
+		--host-cpus "$per" --code-sha256 "$code" --revision "$revision" -- \
 		--variant '{1}' --workload '{2}' --rep '{4}' --passes '{5}' "$@" \
 		>parallel.out 2>parallel.err 8>&-) &
 	pid=$!
 	# One line per cell as its job ends (parallel prints a job's output
-	# whole when it is done, after its return).
-	# lab-cell.sh's line: the cell's folder, a tab, what became of it.
-	tail -n +1 -f --pid="$pid" "$lab/parallel.out" | while IFS=$'\t' read -r rel line; do
+	# whole when it is done, after its return): lab-cell.sh's "folder<TAB>
+	# digest<TAB>what became of it".
+	tail -n +1 -f --pid="$pid" "$lab/parallel.out" | while IFS=$'\t' read -r rel digest line; do
 		progress matrix "$line"
-		lab_collect "$lab/$w" "$out" "${rel#incoming/}"
+		lab_collect "$lab/$w" "$out" "${rel#incoming/}" "$digest"
 	done
-	wait "$pid" || status=$?
+	# shellcheck disable=SC2034 # read by run-matrix.sh
+	wait "$pid" || LAB_FAILED=$?
 	lab_collect "$lab/$w" "$out"
 	grep -v '^parallel: Warning: --cleanup' "$lab/parallel.err" | sed 's/^/  /' >&2 || true
-	mkdir -p "$out/logs"
 	cat "$lab/joblog" >>"$out/logs/lab-joblog"
 	# Each host's folder (parallel's --cleanup leaves the folders), then
 	# the bundle here.
 	lab_parallel "$lab" --nonall --sshloginfile sshlogins rm -rf "$w" >/dev/null 2>&1 || true
 	rm -rf "${lab:?}/.locklat-lab"
-	return "$status"
 }
 
-# lab_bundle OUT INITRAMFS MODULES VARIANT...: what every host is sent, in
-# OUT/.lab/W/bundle: the tree (lab_tree) and the build output
-# (lab_build_output). Prints the initramfs path relative to the bundle.
+# lab_bundle OUT INITRAMFS MODULES CODE_SHA256 VARIANT...: what every host
+# is sent, in OUT/.lab/W/bundle: the tree (lab_tree) and the build output
+# (lab_build_output); its measurement code must hash to CODE_SHA256 (the
+# run's, DIR/matrix: the tree was not edited since the run started). Sets
+# LAB_INITRAMFS, the guest image's path as a cell on a host names it.
 lab_bundle() {
-	local out=$1 initramfs=$2 bundle
-	shift 2
+	local out=$1 initramfs=$2 modules=$3 code=$4 bundle
+	shift 4
 	bundle=$out/.lab/$(lab_workdir "$out")/bundle
 	lab_tree "$bundle"
-	lab_build_output "$bundle" "$initramfs" "$@"
-	printf 'bundle/build/initramfs/%s\n' "${initramfs##*/}"
+	[ "$(LOCKLAT_ROOT=$bundle measurement_sha256)" = "$code" ] ||
+		err_exit "the measurement code (bench/, workloads/, lib/) changed since this run started: choose another --out" 1
+	lab_build_output "$bundle" "$initramfs" "$modules" "$@"
+	# shellcheck disable=SC2034 # read by run-matrix.sh
+	LAB_INITRAMFS=bundle/build/initramfs/${initramfs##*/}
 }

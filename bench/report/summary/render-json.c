@@ -219,6 +219,11 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 	json_object_object_add(o, "status", json_object_new_string(c->status));
 	json_object_object_add(o, "reason", json_object_new_string(c->reason));
 	json_object_object_add(o, "accel", json_object_new_string(c->accel));
+	/* Where it ran (run-matrix.sh --hosts spreads a run); null for cells that did not record it. */
+	json_object_object_add(o, "host", kv_str(&c->meta, "host", NULL) ?
+			       json_object_new_string(kv_str(&c->meta, "host", NULL)) : NULL);
+	json_object_object_add(o, "host_cpu", kv_str(&c->meta, "host_cpu", NULL) ?
+			       json_object_new_string(kv_str(&c->meta, "host_cpu", NULL)) : NULL);
 	json_object_object_add(o, "kernel_release",
 			       json_object_new_string(kv_str(&c->meta, "manifest.kernel_release", "")));
 	if (c->has_latency) {

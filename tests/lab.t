@@ -25,7 +25,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-tap_plan 32
+tap_plan 33
 rm_=$root/run-matrix.sh
 
 # bad_hosts NAME WANT CONTENT [ARGS...]: --hosts with a file of CONTENT stops
@@ -93,7 +93,7 @@ tap_result $? "it stays out of the run (redone on resume)"
 
 # --- over ssh ----------------------------------------------------------
 if [ "$(id -u)" -ne 0 ] || [ ! -x /usr/sbin/sshd ] || ! command -v parallel >/dev/null; then
-	for ((i = 0; i < 16; i++)); do tap_result 0 "# SKIP needs root, sshd and GNU parallel (tools/install-deps.sh --tests)"; done
+	for ((i = 0; i < 17; i++)); do tap_result 0 "# SKIP needs root, sshd and GNU parallel (tools/install-deps.sh --tests)"; done
 	tap_done
 	exit 0
 fi
@@ -132,6 +132,13 @@ tap_like "$(grep -c '^  host: .*kept' <<<"$plan"):$(grep -m1 '^  host: .*nobody'
 	'^2:  host: +nobody@localhost: left out \(no answer over ssh: .*Permission denied' \
 	"the plan: two hosts kept, the one the sshd refuses left out with ssh's words"
 tap_like "$(grep 'pass:' <<<"$plan")" '2 cell\(s\) at once' "one cell at a time on each of the two"
+if [ "$("$root/bench/host/qemu.sh" --detect-accel)" = kvm ]; then
+	tap_result 0 "# SKIP this host has KVM: --accel kvm would keep it"
+else
+	err=$("$rm_" --dry-run --hosts "$tmp/hosts" "${args[@]}" --accel kvm --out "$tmp/never" 2>&1)
+	tap_like "$?:$(grep -c 'QEMU does not start with --accel kvm' <<<"$err"):$(tail -n 1 <<<"$err")" \
+		"^1:2:.*no host of $tmp/hosts can run cells" "--accel kvm on hosts without it: each left out, saying why; no run"
+fi
 
 "$rm_" --hosts "$tmp/hosts" "${args[@]}" --out "$tmp/lab" >"$tmp/lab.log" 2>&1
 tap_result $? "a lab run finishes$(tail -n 1 "$tmp/lab.log" | sed 's/^/: /')"

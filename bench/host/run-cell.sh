@@ -230,9 +230,9 @@ disks=(--disk "locklat-results=$partial/results.img")
 setup_disk=$LOCKLAT_ROOT/bench/guest/setup/$setup_name/disk
 if [ -n "$workload" ] && [ -f "$setup_disk" ]; then
 	serial=$(kv_get "$setup_disk" serial) || err_exit "$setup_disk: no serial=" "$CELL_EXIT_INFRA"
-	if kv_get "$setup_disk" image >/dev/null; then
-		image=$(setup_image "$WORKLOAD_SETUP") ||
-			err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
+	image=$(setup_image "$WORKLOAD_SETUP") ||
+		err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
+	if [ -n "$image" ]; then
 		disks+=(--disk "$serial=$image:ro")
 	elif [ "$(kv_get "$setup_disk" scratch)" = yes ]; then
 		truncate -s "${LOCKLAT_SCRATCH_DISK_MIB}M" "$partial/scratch.img"

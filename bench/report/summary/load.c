@@ -303,16 +303,10 @@ static char *stratum_name(const char *accel, const char *cpu)
 /* Append value to the ", "-separated list unless it holds it already. */
 static void list_add(char *list, size_t size, const char *value)
 {
-	const char *p = list;
-	size_t n = strlen(value), len = strlen(list);
+	size_t len = strlen(list);
 
-	for (; *p; p += 2) {
-		if (!strncmp(p, value, n) && (p[n] == '\0' || p[n] == ','))
-			return;
-		p = strstr(p, ", ");
-		if (!p)
-			break;
-	}
+	if (len && list_has(list, value))
+		return;
 	snprintf(list + len, size - len, "%s%s", len ? ", " : "", value);
 }
 
@@ -332,8 +326,8 @@ void strata_find(struct run *run)
 
 		if (!cpu)
 			continue;
-		for (j = 0; j < run->nstrata; j++)
-			if (!strcmp(run->strata[j].accel, c->accel) && !strcmp(run->strata[j].host_cpu, cpu))
+		for (j = 0; j < run->nstrata && !s; j++)
+			if (stratum_has(&run->strata[j], c))
 				s = &run->strata[j];
 		if (!s) {
 			run->strata = xrealloc(run->strata, (run->nstrata + 1) * sizeof(*run->strata));

@@ -326,19 +326,34 @@ static json_object *json_settings(const struct run *run)
 
 static json_object *json_stratum(const struct stratum *s);
 
+/* What every summary.json begins with: the cells' result layout (they all share one: run-matrix.sh's layout check) and the run's name. */
+static void json_header(json_object *root, const struct run *run)
+{
+	json_object_object_add(root, "layout_version",
+			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
+	json_object_object_add(root, "run", json_object_new_string(run_name(run)));
+}
+
+/* root into summary.json, whole, and released. */
+static void json_write(const struct run *run, json_object *root)
+{
+	FILE *f = render_open(run, "summary.json");
+
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	render_close(f, run, "summary.json");
+	json_object_put(root);
+}
+
 void render_json(const struct run *run)
 {
 	json_object *root = json_object_new_object(), *cells = json_object_new_array();
 	json_object *groups = json_object_new_array(), *cmps = json_object_new_array();
 	char buf[2048];
 	size_t i;
-	FILE *f;
 
 	meta_values(run, "accel", buf, sizeof(buf));
-	/* The result layout of the cells read (they all share one: run-matrix.sh's layout check). */
-	json_object_object_add(root, "layout_version",
-			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
-	json_object_object_add(root, "run", json_object_new_string(strrchr(run->dir, '/') ? strrchr(run->dir, '/') + 1 : run->dir));
+	json_header(root, run);
 	json_object_object_add(root, "accelerators", json_object_new_string(buf));
 	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));
 	json_object_object_add(root, "incomplete_cells", json_object_new_int64((int64_t)run->partial));
@@ -414,11 +429,7 @@ void render_json(const struct run *run)
 	json_object_object_add(root, "groups", groups);
 	json_object_object_add(root, "comparisons", cmps);
 	json_object_object_add(root, "cells", cells);
-	f = render_open(run, "summary.json");
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
-	fputc('\n', f);
-	render_close(f, run, "summary.json");
-	json_object_put(root);
+	json_write(run, root);
 }
 
 /* The stratum a summary is of, or each stratum of an index (run.h: struct stratum). */
@@ -444,16 +455,10 @@ void render_json_index(const struct run *run)
 {
 	json_object *root = json_object_new_object(), *strata = json_object_new_array();
 	size_t i;
-	FILE *f;
 
-	json_object_object_add(root, "layout_version",
-			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
-	json_object_object_add(root, "run", json_object_new_string(strrchr(run->dir, '/') ? strrchr(run->dir, '/') + 1 : run->dir));
+	json_header(root, run);
 	for (i = 0; i < run->nstrata; i++)
 		json_object_array_add(strata, json_stratum(&run->strata[i]));
 	json_object_object_add(root, "strata", strata);
-	f = render_open(run, "summary.json");
-	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	render_close(f, run, "summary.json");
-	json_object_put(root);
+	json_write(run, root);
 }

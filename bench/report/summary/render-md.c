@@ -424,9 +424,8 @@ static void md_reviewer(FILE *f, const struct run *run)
 static void md_header(FILE *f, const struct run *run)
 {
 	char buf[2048];
-	const char *base = strrchr(run->dir, '/');
 
-	fprintf(f, "# locklat summary: run `%s`\n\n", base ? base + 1 : run->dir);
+	fprintf(f, "# locklat summary: run `%s`\n\n", run_name(run));
 	if (run->only)
 		fprintf(f, "Stratum `%s`: the cells this run ran under **%s** on **%s** (hosts: %s), and those of no "
 			"host; the run's other strata have summaries of their own (`../../summary.md`), and no comparison "
@@ -1046,10 +1045,9 @@ void render_markdown(const struct run *run)
 void render_markdown_index(const struct run *run)
 {
 	FILE *f = render_open(run, "summary.md");
-	const char *base = strrchr(run->dir, '/');
 	size_t i, nohost = run->ncells;
 
-	fprintf(f, "# locklat summary: run `%s`\n\n## Answer\n\n", base ? base + 1 : run->dir);
+	fprintf(f, "# locklat summary: run `%s`\n\n## Answer\n\n", run_name(run));
 	fprintf(f, "**Not pooled.** This run's cells ran under %zu strata, each an accelerator on a host CPU "
 		"model (`run-matrix.sh --hosts`). A latency measured on one is not comparable with one measured "
 		"on another (the guest's time is the host's, in instructions or in nanoseconds), so no comparison "

@@ -25,20 +25,12 @@ void render_close(FILE *f, const struct run *run, const char *name)
 	output_close(f, run->out_dir, name);
 }
 
-/* Whether the ", "-separated LIST holds ITEM whole ("3" is not in "30"). */
-static bool list_has(const char *list, const char *item)
+/* The run's name: its folder's last component, as the outputs call it. */
+const char *run_name(const struct run *run)
 {
-	size_t n = strlen(item);
-	const char *p = list;
+	const char *base = strrchr(run->dir, '/');
 
-	for (;;) {
-		if (!strncmp(p, item, n) && (p[n] == '\0' || p[n] == ','))
-			return true;
-		p = strstr(p, ", ");
-		if (!p)
-			return false;
-		p += 2;
-	}
+	return base ? base + 1 : run->dir;
 }
 
 /* A cell's folder relative to the run directory: links in a copied or committed run keep working. */

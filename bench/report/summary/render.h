@@ -25,6 +25,8 @@ FILE *render_open(const struct run *run, const char *name);
 void render_close(FILE *f, const struct run *run, const char *name);
 /* A cell's folder relative to the run directory. */
 const char *cell_rel_dir(const struct run *run, const struct cell *c);
+/* The run's name: its folder's last component. */
+const char *run_name(const struct run *run);
 /* Distinct values of a meta key over the cells (latency_only: those with a latency pass), ", "-separated. */
 void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size);
 void meta_values(const struct run *run, const char *key, char *out, size_t size);

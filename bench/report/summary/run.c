@@ -79,3 +79,18 @@ const struct comparison *comparison_of(const struct run *run, const char *a, con
 			return &run->cmps[i];
 	return NULL;
 }
+
+bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	const char *p = list;
+
+	for (;;) {
+		if (!strncmp(p, item, n) && (p[n] == '\0' || p[n] == ','))
+			return true;
+		p = strstr(p, ", ");
+		if (!p)
+			return false;
+		p += 2;
+	}
+}

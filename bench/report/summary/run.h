@@ -182,6 +182,8 @@ static inline const struct group *run_group(const struct run *run, size_t v, siz
 /* The line for A vs B on workload: its own, else the "*" one; NULL if none. */
 const struct comparison_def *comparison_def_find(const struct run *run, const char *a, const char *b,
 						 const char *workload);
+/* Whether the ", "-separated list holds item whole ("3" is not in "30"). */
+bool list_has(const char *list, const char *item);
 /* The comparison of A against B on workload the analysis made, or NULL. */
 const struct comparison *comparison_of(const struct run *run, const char *a, const char *b, const char *workload);
 /* An expectation's name in kernels/comparisons; expectation_parse gives -1 for an unknown one. */

@@ -117,12 +117,6 @@ static void make_dir(const char *path)
 		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", path);
 }
 
-/*
- * A run of several strata (run.h: struct stratum): each summarised on its
- * own into RUN/by-host/<name>/, from its cells alone; RUN/summary.md and
- * summary.json say so and name them. What a pooled summary wrote before
- * (summary.csv, plot-data/) would mix the strata: removed.
- */
 /* Folders of by-host/ that are no stratum of the run now (an earlier summary's). */
 static void stale_strata_remove(const char *dir, const struct run *all)
 {
@@ -159,6 +153,12 @@ static void stratum_answer(struct stratum *s, const struct run *run)
 			 run->question_a, run->question_b, run->question_workload);
 }
 
+/*
+ * A run of several strata (run.h: struct stratum): each summarised on its
+ * own into RUN/by-host/<name>/, from its cells alone; RUN/summary.md and
+ * summary.json say so and name them. What a pooled summary wrote before
+ * (summary.csv, plot-data/) would mix the strata: removed.
+ */
 static void summarise_strata(struct run *all, const struct options *o, const struct call_sites *cs)
 {
 	char dir[4096], out[4096];

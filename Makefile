@@ -54,22 +54,34 @@ $(BIN)/locklat-%: bench/report/%/*.[ch] $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(CO
 	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -o $@ $(filter %.c,$^) $(JSONC)
 
 # Static: the guest image carries no libraries for our own programs.
-$(GUEST_BIN)/locklat-%: workloads/%/*.c $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
+$(GUEST_BIN)/locklat-%: workloads/%/*.[ch] $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
 	@mkdir -p $(GUEST_BIN)
 	$(CC) $(CFLAGS) -Iworkloads/lib -static -o $@ $(filter %.c,$^) -lm
 
 verify-equivalence: ## compare the converted objects of each pair of variants that differ by the series alone
 	kernels/verify-equivalence.sh
 
-# C unit tests: tests/unit/test-<name>.c -> build/tests/test-<name>, run by tests/unit.t.
+# C unit tests: tests/unit/test-<name>.c -> build/tests/test-<name>, run by
+# tests/unit-<name>.t. A workload's test links the workload's small pure
+# files (its checks), never its main().
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(wildcard tests/unit/test-*.c))
 build/tests/test-cnproc: tests/unit/test-cnproc.c workloads/cnproc/cnproc-msg.c workloads/cnproc/cnproc-msg.h tests/unit/tap.h
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/cnproc -o $@ $< workloads/cnproc/cnproc-msg.c
 
-build/tests/test-lru: tests/unit/test-lru.c workloads/lru/procfs.c workloads/lru/procfs.h tests/unit/tap.h
+build/tests/test-idr: tests/unit/test-idr.c workloads/idr/idset.c workloads/idr/idset.h tests/unit/tap.h
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -Iworkloads/lru -o $@ $< workloads/lru/procfs.c
+	$(CC) $(CFLAGS) -Iworkloads/idr -o $@ $< workloads/idr/idset.c
+
+# The shared integrity count (workloads/lib) and the squashfs and zram checks.
+INTEGRITY_SRC := workloads/squashfs/sums.c workloads/zram/pages.c
+build/tests/test-integrity: tests/unit/test-integrity.c $(INTEGRITY_SRC) $(INTEGRITY_SRC:.c=.h) $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -Iworkloads/lib -Iworkloads/squashfs -Iworkloads/zram -o $@ $< $(INTEGRITY_SRC) $(WORKLOAD_LIB_SRC) $(COMMON_SRC) -lm
+
+build/tests/test-lru: tests/unit/test-lru.c workloads/lru/procfs.c workloads/lru/procfs.h workloads/lru/verify.c workloads/lru/verify.h tests/unit/tap.h
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -Iworkloads/lru -o $@ $< workloads/lru/procfs.c workloads/lru/verify.c
 
 build/tests/test-%: tests/unit/test-%.c bench/report/summary/cell.c $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
 	@mkdir -p build/tests

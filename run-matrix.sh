@@ -17,6 +17,10 @@
 #                     at most 3600)
 #   --reps N          repetitions per variant and workload (default 4, at most
 #                     LOCKLAT_MAX_REPS = 100)
+#   --tasks N         workload tasks per vCPU, pinned together, the first
+#                     SCHED_FIFO (default LOCKLAT_TASKS_PER_CPU = 2: on
+#                     PREEMPT_RT they contend for each call site's local
+#                     lock; 1 measures one task per CPU), at most 64
 #   --accel A         auto (default), kvm, tcg-icount, tcg; kvm only where the
 #                     host can run KVM guests (vmx/svm and a usable /dev/kvm)
 #   --cpus N          vCPUs per guest (default: 1 under tcg-icount, whose one
@@ -80,6 +84,7 @@ set -euo pipefail
 
 variants=() workloads=()
 variants_opt=all workloads_opt=default duration=10 trace_duration=3 warmup=1 reps=4
+tasks=$LOCKLAT_TASKS_PER_CPU
 accel=auto cpus='' jobs='' out='' dry_run=0 seed='' ab='' targets='' hosts=''
 
 usage() { usage_from_header "$0"; }
@@ -88,7 +93,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
-	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --accel | --cpus | --jobs | --out | --seed | --ab | --targets | --hosts)
+	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --tasks | --accel | --cpus | --jobs | --out | --seed | --ab | --targets | --hosts)
 		[ $# -ge 2 ] || err_exit "$1 needs a value" 2 ;;
 	*) err_exit "unknown option '$1' (see --help)" 2 ;;
 	esac
@@ -99,6 +104,7 @@ while [ $# -gt 0 ]; do
 	--trace-duration) trace_duration=$2 ;;
 	--warmup) warmup=$2 ;;
 	--reps) reps=$2 ;;
+	--tasks) tasks=$2 ;;
 	--accel) accel=$2 ;;
 	--cpus) cpus=$2 ;;
 	--jobs) jobs=$2 ;;
@@ -120,6 +126,8 @@ positive_int duration "$duration"
 positive_int trace-duration "$trace_duration"
 positive_int warmup "$warmup"
 positive_int reps "$reps"
+positive_int tasks "$tasks"
+at_most tasks "$tasks" 64
 [ -z "$cpus" ] || positive_int cpus "$cpus"
 [ -z "$jobs" ] || positive_int jobs "$jobs"
 [ -z "$seed" ] || positive_int seed "$seed"
@@ -238,7 +246,7 @@ fi
 matrix_settings() {
 	printf '%s\n' "variants=$(printf '%s\n' "${variants[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
 		"workloads=$(printf '%s\n' "${workloads[@]}" | sort | tr '\n' ' ' | sed 's/ $//')" \
-		"reps=$reps" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
+		"reps=$reps" "tasks_per_cpu=$tasks" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
 		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)" \
 		"series=$LOCKLAT_SERIES" "targets=$targets"
 }
@@ -415,7 +423,7 @@ locklat plan
   variants:    ${variants[*]}
   workloads:   ${workloads[*]}
   repetitions: $reps latency passes on each plain kernel, plus one cell with all passes on the traced kernel
-  pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs; accel $accel; $jobs cell(s) at once
+  pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs, $tasks workload tasks on each; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $((${#cells[@]} - kept)) to run, $kept complete and kept; shuffled, seed $seed
   kernels:     built and kept: ${built[*]:-none}
                to build, every object: ${cold_builds[*]:-none}
@@ -598,7 +606,7 @@ for cell in "${cells[@]}"; do
 	# subshell between this script and the guard); it does not hold the
 	# output lock (fd 8).
 	"$guard" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
-		--duration "$duration" --trace-duration "$trace_duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
+		--tasks "$tasks" --duration "$duration" --trace-duration "$trace_duration" --warmup "$warmup" --passes "$passes" --accel "$accel" \
 		--cpus "$cpus" --pin "$pin" "${overcommit[@]}" ${targets:+--targets "$targets"} \
 		--initramfs "$initramfs" --out "$dir" >"${slot_log[$s]}" 2>&1 8>&- &
 	slot_pid[$s]=$!
@@ -608,7 +616,7 @@ for ((s = 0; s < jobs; s++)); do
 done
 if [ -n "$hosts" ] && [ -s "$out/.lab/cells" ]; then
 	progress matrix "$(wc -l <"$out/.lab/cells") cells to $jobs slot(s) on ${#LAB_KEPT[@]} host(s); ETA ~$(( (total_s / jobs + 59) / 60 )) min"
-	lab_run "$out" "$guard" "$per_cell" "$(kv_get "$out/matrix" code_sha256)" --duration "$duration" \
+	lab_run "$out" "$guard" "$per_cell" "$(kv_get "$out/matrix" code_sha256)" --tasks "$tasks" --duration "$duration" \
 		--trace-duration "$trace_duration" --warmup "$warmup" --accel "$accel" --cpus "$cpus" \
 		"${overcommit[@]}" ${targets:+--targets "$targets"} --initramfs "$LAB_INITRAMFS"
 	[ "$LAB_FAILED" -eq 0 ] || warn "$LAB_FAILED cell(s) ran on no host (GNU parallel tried each up to three times; $out/logs/lab-joblog)"

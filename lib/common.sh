@@ -400,6 +400,19 @@ LOCKLAT_PASSES_KNOWN="$LOCKLAT_PASSES modules"
 # what it stops at is the workload's (METHODOLOGY.md, "Passes, per cell").
 LOCKLAT_TIMERLAT_FLOOR_US=100
 
+# Tasks per vCPU of every workload ({tasks} in a workload's command): more
+# than one, pinned together, the first SCHED_FIFO (workloads/lib/workload.h),
+# so that on PREEMPT_RT a call site's per-CPU local_lock is contended by the
+# tasks that share its data, and priority inheritance has a holder to boost.
+LOCKLAT_TASKS_PER_CPU=2
+
+# The lock events the verify pass counts by kernel stack beside its targets
+# ("name=system/event[:filter]", bench/guest/init): a task entering the
+# rtmutex slow path (lock:contention_begin with LCB_F_RT, 1 << 3: on
+# PREEMPT_RT every spinlock_t, so every local_lock, is rtmutex-based; on a
+# non-RT kernel only rt_mutex is), and priority-inheritance priority changes.
+LOCKLAT_LOCK_EVENTS="contention=lock/contention_begin:flags&8 pi_setprio=sched/sched_pi_setprio"
+
 # targets_check LIST [STATUS]: stop unless LIST is kernel function names
 # separated by commas (--targets of run-matrix.sh and run-cell.sh; empty: none
 # given). Status 2 by default.

@@ -21,8 +21,8 @@ tap_plan $(( ${#progs[@]} * 4 + 4 + 10 ))
 for p in "${progs[@]}"; do
 	"$bin/$p" --help >/dev/null
 	tap_result $? "$p --help"
-	err=$("$bin/$p" --threads 0 2>&1 >/dev/null)
-	tap_is "$?:$(printf '%s\n' "$err" | wc -l)" "2:1" "$p --threads 0: exit 2, one line ($err)"
+	err=$("$bin/$p" --tasks 0 2>&1 >/dev/null)
+	tap_is "$?:$(printf '%s\n' "$err" | wc -l)" "2:1" "$p --tasks 0: exit 2, one line ($err)"
 	err=$("$bin/$p" --duration -1 2>&1 >/dev/null)
 	tap_is "$?" 2 "$p --duration -1: exit 2 ($err)"
 	err=$("$bin/$p" --frobnicate 2>&1 >/dev/null)
@@ -60,12 +60,13 @@ progress_order() {
 	END { if (!bad) print (ops > first ? "ok" : "ops never grew") }' "$1"
 }
 
-# idr for 3 s: a line at the start, one a second, a last one before its
-# statistics, whose operations are the ones counted.
+# idr for 3 s: a line at the start, one a second, its integrity line, a
+# last one before its statistics, whose operations are the ones counted.
 out=$tmp/idr.out
-"$bin/locklat-idr" --threads 1 --duration 3 >"$out" 2>&1
+"$bin/locklat-idr" --cpus 1 --tasks 1 --duration 3 >"$out" 2>&1
 tap_result $? "locklat-idr --duration 3 runs on the host"
-bad=$(grep -v '^locklat-stats workload=idr ' "$out" | grep -cvE '^locklat-progress uptime_ms=[0-9]+ ops=[0-9]+$')
+bad=$(grep -v '^locklat-stats workload=idr ' "$out" | grep -v '^locklat-integrity workload=idr checked=[0-9]* errors=0$' |
+	grep -cvE '^locklat-progress uptime_ms=[0-9]+ ops=[0-9]+$')
 lines=$(grep -c '^locklat-progress ' "$out")
 first=$(grep -m1 '^locklat-progress ' "$out")
 tap_is "$bad:$((lines >= 3 && lines <= 5)):${first##* }" "0:1:ops=0" \

@@ -19,6 +19,8 @@
 #                     traced kernel (<variant>+tracers), else (and for
 #                     --command) its plain one
 #   --rep N           repetition number recorded in meta (default 1)
+#   --tasks N         workload tasks per vCPU ({tasks}; default
+#                     LOCKLAT_TASKS_PER_CPU: contention on each CPU's lock)
 #   --accel A         auto (default), kvm, tcg-icount, tcg
 #   --cpus N          vCPUs (default: 1 under tcg-icount, else 2); --pin LIST
 #                     host CPUs (default 0..N-1)
@@ -51,6 +53,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
+tasks=$LOCKLAT_TASKS_PER_CPU
 passes=$LOCKLAT_PASSES passes_given=0 targets='' accel=auto cpus='' pin='' mem=512
 deadline='' initramfs='' step_budget='' silence_s='' function_trace=0
 overcommit=()
@@ -72,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--warmup) warmup=$2 ;;
 	--passes) passes=$2 passes_given=1 ;;
 	--rep) rep=$2 ;;
+	--tasks) tasks=$2 ;;
 	--accel) accel=$2 ;;
 	--cpus) cpus=$2 ;;
 	--pin) pin=$2 ;;
@@ -98,6 +102,7 @@ trace_duration=${trace_duration:-$duration}
 positive_int trace-duration "$trace_duration" "$CELL_EXIT_USAGE"
 positive_int warmup "$warmup" "$CELL_EXIT_USAGE"
 positive_int rep "$rep" "$CELL_EXIT_USAGE"
+positive_int tasks "$tasks" "$CELL_EXIT_USAGE"
 [ -z "$cpus" ] || positive_int cpus "$cpus" "$CELL_EXIT_USAGE"
 positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$deadline" ] || positive_int deadline "$deadline" "$CELL_EXIT_USAGE"
@@ -193,6 +198,7 @@ job_write() {
 		[ -z "$step_budget" ] || kv_write "$conf" step_budget "$step_budget"
 	else
 		workload_cmd=${WORKLOAD_COMMAND//\{cpus\}/$cpus}
+		workload_cmd=${workload_cmd//\{tasks\}/$tasks}
 		workload_cmd=${workload_cmd//\{seconds\}/$((duration + warmup + 60))}
 		kv_write "$conf" mode cell workload "$workload" setup "$setup_name" \
 			setup_arg "$setup_arg" \
@@ -204,7 +210,8 @@ job_write() {
 			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}" \
 			heartbeat "$LOCKLAT_HEARTBEAT_S" \
 			function_trace "$function_trace" \
-			timerlat_floor_us "$LOCKLAT_TIMERLAT_FLOOR_US"
+			timerlat_floor_us "$LOCKLAT_TIMERLAT_FLOOR_US" \
+			lock_events "$LOCKLAT_LOCK_EVENTS"
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)
@@ -284,8 +291,23 @@ logs=("$partial/console.log")
 [ -f "$partial/guest/dmesg.txt" ] && logs+=("$partial/guest/dmesg.txt")
 "$LOCKLAT_ROOT/bench/host/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
 
+# integrity_summary GUEST_DIR: the workloads' own data checks
+# (locklat-integrity lines, workloads/lib/workload.h) over every pass: "M of
+# N checks wrong in the P pass (first: ...)" when any failed, else nothing.
+integrity_summary() {
+	awk '$1 == "locklat-integrity" {
+		pass = FILENAME; sub(/.*workload-/, "", pass); sub(/\.out$/, "", pass)
+		c = $3; e = $4; sub(/^checked=/, "", c); sub(/^errors=/, "", e)
+		checked += c; errors += e
+		if (e > 0 && first == "") { first = $0; sub(/^.* first=/, "", first); where = pass }
+	} END {
+		if (errors > 0) printf "%d of %d checks wrong (first, %s pass: %s)\n", errors, checked, where, first
+	}' "$1"/workload-*.out 2>/dev/null
+}
+
 # status: what this cell says, worst first.
 reason=''
+corrupt=$(integrity_summary "$partial/guest")
 # The step the guest was in: started on the console, never ended.
 hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
 	/locklat: step [a-z]+: exit/ { s = "" } END { print s }' "$partial/console.log" 2>/dev/null || true)
@@ -298,7 +320,11 @@ elif [ "$qemu_status" -eq 5 ]; then
 elif [ "$qemu_status" -ne 0 ]; then
 	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then
-	status=FINDINGS reason="kernel panic"
+	status=FINDINGS reason="kernel panic${corrupt:+; data corrupted: $corrupt}"
+elif [ -n "$corrupt" ]; then
+	# Wrong data is a finding whatever else the cell shows.
+	status=FINDINGS reason="data corrupted: $corrupt"
+	[ "$findings_status" -ne 1 ] || reason="$reason; kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
 elif grep -q ' hung$' "$partial/guest/steps" 2>/dev/null; then
 	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' "$partial/guest/steps") hung: no end within its budget of guest time (the guest's own watchdog)"
 elif [ "$results_status" -ne 0 ]; then
@@ -315,6 +341,12 @@ elif [ "$findings_status" -eq 1 ]; then
 	status=FINDINGS reason="kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
 else
 	status=OK
+fi
+# A cell that did not finish still names what the kernel and the data said
+# before it stopped: a hang after an oops is the oops's.
+if [ "$status" = TIMEOUT ] || [ "$status" = INVALID ] || [ "$status" = INFRA ]; then
+	[ -z "$corrupt" ] || reason="$reason; data corrupted: $corrupt"
+	[ "$findings_status" -ne 1 ] || reason="$reason; kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
 fi
 
 # guest_version KEY PACKAGE: the version of a program the guest ran, from
@@ -338,8 +370,11 @@ kv_write "$meta" \
 	reason "$reason" \
 	variant "$variant" \
 	workload "${workload:-command}" \
+	setup "${WORKLOAD_SETUP:-none}" \
+	targets "${WORKLOAD_TARGETS:--}" \
 	command "$command" \
 	rep "$rep" \
+	tasks_per_cpu "$tasks" \
 	duration_s "$duration" \
 	trace_duration_s "$trace_duration" \
 	function_trace "$function_trace" \

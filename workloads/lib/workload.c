@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,6 +18,18 @@
 #include <unistd.h>
 
 #include "locklat.h"
+
+/* The task layout of the last wl_start(), for wl_stats(). */
+static struct wl_common layout;
+
+/* xorshift64*: a small, seedable PRNG, so generated data is reproducible. */
+static uint64_t prng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
 
 volatile sig_atomic_t wl_stop;
 
@@ -186,22 +199,20 @@ void wl_stats(const char *workload, const char *fmt, ...)
 {
 	va_list ap;
 
+	char integrity[512];
+
+	/* Its own write(2), before the last progress line (which stays right before the statistics). */
+	wl_integrity_format(integrity, sizeof(integrity), workload);
+	dprintf(STDOUT_FILENO, "%s\n", integrity);
 	wl_progress_end();
-	printf("locklat-stats workload=%s ", workload);
+	printf("locklat-stats workload=%s cpus=%llu tasks=%llu fifo_prio=%llu ", workload,
+	       (unsigned long long)layout.cpus, (unsigned long long)layout.tasks,
+	       (unsigned long long)(layout.tasks > 1 ? layout.fifo_prio : 0));
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
-}
-
-/* xorshift64*: a small, seedable PRNG, so generated data is reproducible. */
-static uint64_t prng_next(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
 }
 
 void wl_text_fill(char *buf, size_t len, uint64_t *seed)
@@ -246,6 +257,9 @@ void wl_common_init(struct wl_common *wc)
 {
 	memset(wc, 0, sizeof(*wc));
 	wc->duration_ns = 10000000000ULL;
+	wc->tasks = WL_DEFAULT_TASKS;
+	wc->fifo_prio = WL_DEFAULT_FIFO_PRIO;
+	wc->pace_us = WL_DEFAULT_PACE_US;
 	opterr = 0;
 }
 
@@ -264,9 +278,22 @@ int wl_common_option(struct wl_common *wc, int c, const char *arg, const char *u
 	case WL_OPT_HELP:
 		fputs(usage, stdout);
 		exit(LL_EXIT_OK);
-	case WL_OPT_THREADS:
-		if (!parse_u64(arg, 1, 1024, &wc->threads))
-			err_exit(LL_EXIT_USAGE, "--threads wants 1..1024, got '%s'", arg);
+	case WL_OPT_CPUS:
+		if (!parse_u64(arg, 1, 1024, &wc->cpus))
+			err_exit(LL_EXIT_USAGE, "--cpus wants 1..1024, got '%s'", arg);
+		return 1;
+	case WL_OPT_TASKS:
+		if (!parse_u64(arg, 1, 64, &wc->tasks))
+			err_exit(LL_EXIT_USAGE, "--tasks wants 1..64 per CPU, got '%s'", arg);
+		return 1;
+	case WL_OPT_FIFO_PRIO:
+		/* 95 and up is cyclictest's and timerlat's: never compete with them. */
+		if (!parse_u64(arg, 0, 90, &wc->fifo_prio))
+			err_exit(LL_EXIT_USAGE, "--fifo-prio wants 0..90 (0: no FIFO task), got '%s'", arg);
+		return 1;
+	case WL_OPT_PACE_US:
+		if (!parse_u64(arg, 1, 1000000, &wc->pace_us))
+			err_exit(LL_EXIT_USAGE, "--pace-us wants 1..1000000, got '%s'", arg);
 		return 1;
 	}
 	return 0;
@@ -276,8 +303,13 @@ void wl_start(struct wl_common *wc, int argc, char **argv)
 {
 	if (optind != argc)
 		err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-	if (!wc->threads)
-		wc->threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!wc->cpus)
+		wc->cpus = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	if ((uint64_t)sysconf(_SC_NPROCESSORS_ONLN) < wc->cpus)
+		err_exit(LL_EXIT_USAGE, "--cpus %llu, but only %ld CPUs are online",
+			 (unsigned long long)wc->cpus, sysconf(_SC_NPROCESSORS_ONLN));
+	wc->threads = wc->cpus * wc->tasks;
+	layout = *wc;
 	wl_signals_install();
 	wc->start_ns = now_ns();
 	wl_progress_start(NULL);
@@ -288,26 +320,97 @@ double wl_elapsed_s(const struct wl_common *wc)
 	return (double)(now_ns() - wc->start_ns) / 1e9;
 }
 
+int wl_task_place(unsigned int cpu, unsigned int prio)
+{
+	struct sched_param sp = { .sched_priority = (int)prio };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return errno;
+	if (prio && sched_setscheduler(0, SCHED_FIFO, &sp))
+		return errno;
+	return 0;
+}
+
+/* What a worker thread runs: its place first, then the workload's function. */
+struct worker_start {
+	struct wl_worker *w;
+	unsigned int prio;
+	void *(*fn)(void *);
+};
+
+static void *worker_placed(void *arg)
+{
+	struct worker_start *ws = arg;
+	int err = wl_task_place(ws->w->cpu, ws->w->fifo ? ws->prio : 0);
+
+	if (err) {
+		ws->w->error = err;
+		ws->w->what = ws->w->fifo ? "sched_setaffinity/sched_setscheduler(SCHED_FIFO)"
+					  : "sched_setaffinity";
+		return NULL;
+	}
+	ws->w->op_start_ns = now_ns();
+	return ws->fn(ws->w);
+}
+
+void wl_pace(struct wl_worker *w)
+{
+	struct timespec ts;
+	uint64_t ns, now;
+
+	if (!w->fifo)
+		return;
+	now = now_ns();
+	ns = prng_next(&w->pace_state) % (2 * (now - w->op_start_ns) + w->pace_max_ns + 1);
+	ts.tv_sec = (time_t)(ns / NS_PER_S);
+	ts.tv_nsec = (long)(ns % NS_PER_S);
+	/* A signal cuts the sleep short: the caller checks wl_done() next. */
+	nanosleep(&ts, NULL);
+	w->op_start_ns = now_ns();
+}
+
 void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *))
 {
 	char *workers = calloc(wc->threads, size);
+	struct worker_start *starts = calloc(wc->threads, sizeof(*starts));
 	unsigned int i;
 
-	if (!workers)
+	if (!workers || !starts)
 		err_exit(LL_EXIT_FAIL, "out of memory");
 	for (i = 0; i < wc->threads; i++) {
 		struct wl_worker *w = (struct wl_worker *)(workers + i * size);
 
 		w->index = i;
+		w->cpu = (unsigned int)(i / wc->tasks);
+		w->task = (unsigned int)(i % wc->tasks);
+		w->fifo = w->task == 0 && wc->fifo_prio > 0 && wc->tasks > 1;
+		w->pace_state = i + 1;
+		w->pace_max_ns = wc->pace_us * 1000;
 		w->deadline_ns = wc->start_ns + wc->duration_ns;
+		starts[i] = (struct worker_start){ w, (unsigned int)wc->fifo_prio, fn };
 	}
-	wl_run_threads((unsigned int)wc->threads, fn, workers, size);
+	wl_run_threads((unsigned int)wc->threads, worker_placed, starts, sizeof(*starts));
+	free(starts);
 	for (i = 0; i < wc->threads; i++) {
 		struct wl_worker *w = (struct wl_worker *)(workers + i * size);
 
-		if (w->error)
+		if (w->error) {
+			char integrity[512];
+
+			/*
+			 * A kernel that corrupts data may also fail the
+			 * operations themselves: what was checked until then
+			 * still reaches the host.
+			 */
+			wl_integrity_format(integrity, sizeof(integrity),
+					    strncmp(ll_prog, "locklat-", 8) ? ll_prog : ll_prog + 8);
+			dprintf(STDOUT_FILENO, "%s\n", integrity);
 			err_exit(LL_EXIT_FAIL, "thread %u: %s: %s", i, w->what ? w->what : "failed",
 				 strerror(w->error));
+		}
 	}
 	return workers;
 }
@@ -339,4 +442,90 @@ bool wl_swap_active(void)
 		lines++;
 	fclose(f);
 	return lines > 1;	/* the first line is the header */
+}
+
+static struct {
+	pthread_mutex_t lock;
+	uint64_t checked, errors;
+	char first[400];
+} integrity = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void wl_integrity_checked(uint64_t n)
+{
+	pthread_mutex_lock(&integrity.lock);
+	integrity.checked += n;
+	pthread_mutex_unlock(&integrity.lock);
+}
+
+void wl_integrity_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	pthread_mutex_lock(&integrity.lock);
+	integrity.checked++;
+	if (!integrity.errors++) {
+		va_start(ap, fmt);
+		vsnprintf(integrity.first, sizeof(integrity.first), fmt, ap);
+		va_end(ap);
+		/* One line: the host reads it as the rest of a line. */
+		for (p = integrity.first; *p; p++)
+			if (*p == '\n' || *p == '\r')
+				*p = ' ';
+	}
+	pthread_mutex_unlock(&integrity.lock);
+}
+
+uint64_t wl_integrity_errors(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&integrity.lock);
+	n = integrity.errors;
+	pthread_mutex_unlock(&integrity.lock);
+	return n;
+}
+
+void wl_integrity_format(char *buf, size_t size, const char *workload)
+{
+	pthread_mutex_lock(&integrity.lock);
+	snprintf(buf, size, "locklat-integrity workload=%s checked=%llu errors=%llu%s%s", workload,
+		 (unsigned long long)integrity.checked, (unsigned long long)integrity.errors,
+		 integrity.errors ? " first=" : "", integrity.errors ? integrity.first : "");
+	pthread_mutex_unlock(&integrity.lock);
+}
+
+void wl_integrity_reset(void)
+{
+	pthread_mutex_lock(&integrity.lock);
+	integrity.checked = integrity.errors = 0;
+	integrity.first[0] = '\0';
+	pthread_mutex_unlock(&integrity.lock);
+}
+
+uint64_t wl_fnv1a(const void *data, size_t len, uint64_t h)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t wl_hash64(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = WL_FNV_INIT ^ len, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		h ^= w;
+		h *= 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	return wl_fnv1a(p + i, len - i, h);
 }

@@ -3,18 +3,24 @@
  * locklat-squashfs - drive the squashfs multi-CPU decompressor.
  *
  * Usage:
- *   locklat-squashfs --dir DIR [--threads N] [--duration D]
- *       In the guest: N readers loop over the files of a mounted squashfs
- *       image. Before each read a reader drops the file's page cache
+ *   locklat-squashfs --dir DIR [--cpus C] [--tasks T] [--fifo-prio P] [--pace-us U] [--duration D]
+ *       In the guest: T readers per CPU (pinned, the first SCHED_FIFO:
+ *       workload.h) loop over the files of a mounted squashfs image.
+ *       Before each read a reader drops the file's page cache
  *       (POSIX_FADV_DONTNEED), so every read decompresses its blocks again
  *       through squashfs_decompress() in decompressor_multi_percpu.c, the
- *       section the 2020 series turned into a local_lock.
+ *       section the 2020 series turned into a local_lock: the readers of a
+ *       CPU share its decompressor stream. Every 1 MiB chunk read is
+ *       checked against the checksums recorded with the files (sums.h); a
+ *       wrong chunk or a read error (a stream two readers used at once
+ *       fails to decode) is an integrity error, and the reader goes on.
  *   locklat-squashfs --generate DIR [--files N] [--size BYTES] [--seed S]
  *       On the host: write N files of compressible, non-uniform text (word
- *       soup from a seeded PRNG) for mksquashfs. Same seed, same bytes.
+ *       soup from a seeded PRNG) and their checksums for mksquashfs. Same
+ *       seed, same bytes.
  *
- * Output: progress lines, one op per read() that returned data (up to 1 MiB
- * decompressed), then one "locklat-stats workload=squashfs ..." line (see
+ * Output: progress lines, one op per 1 MiB chunk read and checked, then the
+ * locklat-integrity and "locklat-stats workload=squashfs ..." lines (see
  * workload.h).
  * Exit: 0 done, 1 error, 2 bad usage.
  */
@@ -31,6 +37,7 @@
 #include <unistd.h>
 
 #include "locklat.h"
+#include "sums.h"
 #include "workload.h"
 
 enum option_values {
@@ -42,53 +49,24 @@ enum option_values {
 };
 
 static const char usage_text[] =
-	"usage: locklat-squashfs --dir DIR [--threads N] [--duration D]\n"
-	"       locklat-squashfs --generate DIR [--files N] [--size BYTES] [--seed S]\n";
+	"usage: locklat-squashfs --dir DIR [options]\n"
+	"       locklat-squashfs --generate DIR [--files N] [--size BYTES] [--seed S]\n"
+	WL_COMMON_USAGE;
 
 #define MAX_FILES 1024
-#define READ_CHUNK (1 << 20)
+#define READ_CHUNK SUMS_CHUNK
 
 struct reader {
 	struct wl_worker base;
 	uint64_t bytes;
 	uint64_t files;
+	uint64_t read_errors;
 };
 
 static char *file_paths[MAX_FILES];
+static const struct sums_file *file_sums[MAX_FILES];
 static unsigned int file_count;
-
-static int generate(const char *dir, uint64_t files, uint64_t size, uint64_t seed)
-{
-	char *buf = malloc(READ_CHUNK);
-	uint64_t f;
-
-	if (!buf)
-		err_exit(LL_EXIT_FAIL, "out of memory");
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", dir);
-	for (f = 0; f < files; f++) {
-		char path[PATH_MAX];
-		uint64_t done = 0, s = seed * 1000003ULL + f + 1;
-		FILE *out;
-
-		snprintf(path, sizeof(path), "%s/data-%03llu.txt", dir, (unsigned long long)f);
-		out = fopen(path, "w");
-		if (!out)
-			err_exit_errno(LL_EXIT_FAIL, "create %s", path);
-		while (done < size) {
-			size_t n = size - done < READ_CHUNK ? (size_t)(size - done) : READ_CHUNK;
-
-			wl_text_fill(buf, n, &s);
-			if (fwrite(buf, 1, n, out) != n)
-				err_exit_errno(LL_EXIT_FAIL, "write %s", path);
-			done += n;
-		}
-		if (fclose(out))
-			err_exit_errno(LL_EXIT_FAIL, "close %s", path);
-	}
-	free(buf);
-	return 0;
-}
+static struct sums sums;
 
 static void files_scan(const char *dir)
 {
@@ -97,12 +75,17 @@ static void files_scan(const char *dir)
 
 	if (!d)
 		err_exit_errno(LL_EXIT_FAIL, "open %s (is the squashfs image mounted?)", dir);
+	if (sums_load(&sums, dir))
+		err_exit_errno(LL_EXIT_FAIL, "read %s/%s (an image built before checksums?)", dir, SUMS_FILE);
 	while ((de = readdir(d)) && file_count < MAX_FILES) {
 		struct stat st;
 		char *path;
 
 		if (de->d_name[0] == '.')
 			continue;
+		file_sums[file_count] = sums_find(&sums, de->d_name);
+		if (!file_sums[file_count])
+			err_exit(LL_EXIT_FAIL, "%s/%s has no checksum in %s", dir, de->d_name, SUMS_FILE);
 		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0)
 			err_exit(LL_EXIT_FAIL, "out of memory");
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
@@ -115,6 +98,66 @@ static void files_scan(const char *dir)
 		err_exit(LL_EXIT_FAIL, "no regular files in %s", dir);
 }
 
+/*
+ * Read chunk index of fd (at its current offset) into buf: SUMS_CHUNK bytes,
+ * or fewer at the end of the file. Returns the bytes read, or -1 with errno.
+ */
+static ssize_t chunk_read(int fd, char *buf)
+{
+	size_t have = 0;
+
+	while (have < READ_CHUNK && !wl_stop) {
+		ssize_t got = read(fd, buf + have, READ_CHUNK - have);
+
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		have += (size_t)got;
+	}
+	return (ssize_t)have;
+}
+
+/* One file, chunk by chunk, each checked. */
+static void file_read(struct reader *r, unsigned int file, char *buf)
+{
+	const struct sums_file *f = file_sums[file];
+	char what[256];
+	unsigned int index;
+	int fd = open(file_paths[file], O_RDONLY);
+
+	if (fd < 0) {
+		r->base.error = errno;
+		r->base.what = file_paths[file];
+		return;
+	}
+	/* Drop this file's cached pages: the next read must decompress. */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	for (index = 0; index < f->nchunks && !wl_stop; index++) {
+		ssize_t got = chunk_read(fd, buf);
+
+		if (got < 0 && errno == EINTR)
+			break;
+		if (got < 0) {
+			/* squashfs returns EIO when a block does not decode. */
+			r->read_errors++;
+			wl_integrity_error("%s chunk %u: read: %s", f->name, index, strerror(errno));
+			break;
+		}
+		if (wl_stop)
+			break;
+		r->bytes += (uint64_t)got;
+		if (sums_check(f, index, buf, (size_t)got, what, sizeof(what)))
+			wl_integrity_error("%s", what);
+		else
+			wl_integrity_checked(1);
+		wl_progress(1);
+		wl_pace(&r->base);
+	}
+	close(fd);
+	r->files++;
+}
+
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
@@ -125,31 +168,8 @@ static void *reader_main(void *arg)
 		r->base.error = ENOMEM;
 		return NULL;
 	}
-	while (!wl_done(r->base.deadline_ns)) {
-		const char *path = file_paths[next++ % file_count];
-		int fd = open(path, O_RDONLY);
-		ssize_t got = 0;
-
-		if (fd < 0) {
-			r->base.error = errno;
-			r->base.what = path;
-			break;
-		}
-		/* Drop this file's cached pages: the next read must decompress. */
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		while (!wl_stop && (got = read(fd, buf, READ_CHUNK)) > 0) {
-			r->bytes += (uint64_t)got;
-			wl_progress(1);
-		}
-		if (got < 0 && errno != EINTR) {
-			r->base.error = errno;
-			r->base.what = path;
-		}
-		close(fd);
-		r->files++;
-		if (r->base.error)
-			break;
-	}
+	while (!wl_done(r->base.deadline_ns) && !r->base.error)
+		file_read(r, next++ % file_count, buf);
 	free(buf);
 	return NULL;
 }
@@ -166,7 +186,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL, *gen_dir = NULL;
-	uint64_t files = 8, size = 4 << 20, seed = 1, bytes = 0, nfiles = 0;
+	uint64_t files = 8, size = 4 << 20, seed = 1, bytes = 0, nfiles = 0, read_errors = 0;
 	struct wl_common wc;
 	struct reader *readers;
 	unsigned int i;
@@ -206,7 +226,9 @@ int main(int argc, char **argv)
 	if (gen_dir) {
 		if (optind != argc)
 			err_exit(LL_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
-		return generate(gen_dir, files, size, seed);
+		if (sums_generate(gen_dir, files, size, seed))
+			err_exit_errno(LL_EXIT_FAIL, "generate files in %s", gen_dir);
+		return 0;
 	}
 	if (!dir)
 		err_exit(LL_EXIT_USAGE, "--dir or --generate is required (see --help)");
@@ -217,11 +239,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < wc.threads; i++) {
 		bytes += readers[i].bytes;
 		nfiles += readers[i].files;
+		read_errors += readers[i].read_errors;
 	}
 	secs = wl_elapsed_s(&wc);
-	wl_stats("squashfs", "threads=%llu seconds=%.3f files_read=%llu bytes_read=%llu mib_per_s=%.2f",
-		 (unsigned long long)wc.threads, secs, (unsigned long long)nfiles,
-		 (unsigned long long)bytes, secs > 0 ? (double)bytes / 1048576.0 / secs : 0.0);
+	wl_stats("squashfs", "seconds=%.3f files_read=%llu bytes_read=%llu read_errors=%llu mib_per_s=%.2f",
+		 secs, (unsigned long long)nfiles, (unsigned long long)bytes,
+		 (unsigned long long)read_errors, secs > 0 ? (double)bytes / 1048576.0 / secs : 0.0);
 	free(readers);
+	sums_free(&sums);
 	return 0;
 }

@@ -1,0 +1,1 @@
+lib/run-unit.sh

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-integrity - the workloads' data checks fed good and corrupted data:
+ * the shared count and its locklat-integrity line (workloads/lib), the
+ * squashfs files' checksums (workloads/squashfs/sums.c) and the zram pages'
+ * hashes (workloads/zram/pages.c). Every corruption must be caught.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "locklat.h"
+#include "pages.h"
+#include "sums.h"
+#include "tap.h"
+#include "workload.h"
+
+static void test_count(void)
+{
+	char line[512];
+
+	wl_integrity_reset();
+	wl_integrity_checked(10);
+	wl_integrity_format(line, sizeof(line), "w");
+	is_str(line, "locklat-integrity workload=w checked=10 errors=0", "clean: no first=");
+	wl_integrity_error("chunk %d wrong\nsecond line", 3);
+	wl_integrity_error("chunk %d wrong", 4);
+	wl_integrity_format(line, sizeof(line), "w");
+	is_str(line, "locklat-integrity workload=w checked=12 errors=2 first=chunk 3 wrong second line",
+	       "errors counted, the first kept on one line");
+	is_u64(wl_integrity_errors(), 2, "wl_integrity_errors");
+	wl_integrity_reset();
+}
+
+static void test_hashes(void)
+{
+	char a[64] = "local_lock", b[64] = "local_lock";
+
+	is_u64(wl_fnv1a("", 0, WL_FNV_INIT), 0xcbf29ce484222325ULL, "FNV-1a of nothing is its basis");
+	is_u64(wl_fnv1a("a", 1, WL_FNV_INIT), 0xaf63dc4c8601ec8cULL, "FNV-1a of \"a\" (published vector)");
+	ok(wl_hash64(a, sizeof(a)) == wl_hash64(b, sizeof(b)), "hash64: same bytes, same hash");
+	b[63] ^= 1;
+	ok(wl_hash64(a, sizeof(a)) != wl_hash64(b, sizeof(b)), "hash64: the last bit flipped changes it");
+}
+
+static void test_sums(void)
+{
+	char dir[] = "/tmp/locklat-test-sums.XXXXXX", path[256], what[256];
+	const struct sums_file *f;
+	struct sums s;
+	char *buf = malloc(SUMS_CHUNK);
+	FILE *in;
+	size_t n;
+
+	ok(buf && mkdtemp(dir), "scratch folder");
+	/* 2 files of 1.5 chunks: a whole chunk and a short last one each. */
+	ok(sums_generate(dir, 2, SUMS_CHUNK + SUMS_CHUNK / 2, 7) == 0, "generate files and sums");
+	ok(sums_load(&s, dir) == 0 && s.count == 2, "load the sums of 2 files");
+	f = sums_find(&s, "data-001.txt");
+	ok(f && f->nchunks == 2, "data-001.txt has 2 chunks");
+	snprintf(path, sizeof(path), "%s/data-001.txt", dir);
+	in = fopen(path, "r");
+	n = fread(buf, 1, SUMS_CHUNK, in);
+	is_u64(sums_check(f, 0, buf, n, what, sizeof(what)), 0, "chunk 0 as written passes");
+	buf[12345] ^= 0x20;
+	is_u64(sums_check(f, 0, buf, n, what, sizeof(what)), 1, "one flipped bit is caught");
+	ok(strstr(what, "data-001.txt chunk 0: fnv1a") != NULL, "and named: %s", what);
+	buf[12345] ^= 0x20;
+	is_u64(sums_check(f, 1, buf, SUMS_CHUNK / 2, what, sizeof(what)), 1,
+	       "another chunk's data in its place is caught");
+	n = fread(buf, 1, SUMS_CHUNK, in);
+	is_u64(sums_check(f, 1, buf, n, what, sizeof(what)), 0, "the short last chunk passes");
+	is_u64(sums_check(f, 1, buf, n - 1, what, sizeof(what)), 1, "a chunk cut short is caught");
+	is_u64(sums_check(f, 2, buf, n, what, sizeof(what)), 1, "a chunk past the end is caught");
+	fclose(in);
+	ok(sums_find(&s, "data-002.txt") == NULL, "a file the sums do not list is not found");
+	sums_free(&s);
+	snprintf(path, sizeof(path), "%s/" SUMS_FILE, dir);
+	in = fopen(path, "a");
+	fputs("data-000.txt 1572864 9 0123\n", in);
+	fclose(in);
+	ok(sums_load(&s, dir) == -1, "a sums file with a chunk past its file is refused");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	ok(system(path) == 0, "scratch folder removed");
+	free(buf);
+}
+
+static void test_pages(void)
+{
+	enum { NPAGES = 8 };
+	char *mem = malloc(NPAGES * PAGE_BYTES);
+	uint64_t hash[NPAGES], seed = 3, got = 0;
+	volatile size_t next = 0;
+	char tmp[PAGE_BYTES];
+
+	wl_text_fill(mem, NPAGES * PAGE_BYTES, &seed);
+	pages_hash(mem, NPAGES, hash);
+	is_u64(pages_check(mem, NPAGES, hash, &next, &got), NPAGES, "pages as written pass");
+	mem[5 * PAGE_BYTES + 100] ^= 1;
+	next = 0;
+	is_u64(pages_check(mem, NPAGES, hash, &next, &got), 5, "a flipped bit in page 5 is caught there");
+	ok(got != hash[5], "with the hash it had");
+	next = 6;
+	is_u64(pages_check(mem, NPAGES, hash, &next, &got), NPAGES, "going on after it: the rest pass");
+	mem[5 * PAGE_BYTES + 100] ^= 1;
+	/* Two pages swapped: what a shared stream's mix-up would give. */
+	memcpy(tmp, mem + 2 * PAGE_BYTES, PAGE_BYTES);
+	memcpy(mem + 2 * PAGE_BYTES, mem + 3 * PAGE_BYTES, PAGE_BYTES);
+	memcpy(mem + 3 * PAGE_BYTES, tmp, PAGE_BYTES);
+	next = 0;
+	is_u64(pages_check(mem, NPAGES, hash, &next, &got), 2, "two pages swapped: the first caught");
+	next = 3;
+	is_u64(pages_check(mem, NPAGES, hash, &next, &got), 3, "and the second");
+	memset(mem + 7 * PAGE_BYTES, 0, PAGE_BYTES);
+	next = 4;
+	is_u64(pages_check(mem, NPAGES, hash, &next, &got), 7, "a page read back as zeros is caught");
+	free(mem);
+}
+
+int main(void)
+{
+	tap_plan(28);
+	ll_prog = "test-integrity";
+	test_count();
+	test_hashes();
+	test_sums();
+	test_pages();
+	tap_exit();
+}

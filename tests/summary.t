@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 48
+tap_plan 62
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -229,4 +229,87 @@ tap_like "$(grep -m1 '^|  | ' "$tmp/renamed/summary.md")" '^\|  \| zz-pre \| loc
 ! grep -q 'The question the suite asks first' "$tmp/renamed/summary.md" &&
 	grep -q 'local_lock vs zz-pre is an A/A check' "$tmp/renamed/summary.md"
 tap_result $? "no question line, no question; the A/A check named from its 'same' line"
+
+# The lock and the data (tests/fixtures/cells: real latency+verify cells,
+# 1 vCPU, 2 tasks): rt contended at the decompressor with priority
+# inheritance, local_lock (not PREEMPT_RT) with no RT lock slow path at all,
+# and the rt-nolock negative control on zram whose pages came back wrong.
+lock=$tmp/lock
+for c in rt:squashfs:contended-rt-squashfs rt-nolock:zram:corrupt-rtnolock-zram local_lock:squashfs:uncontended-local_lock-squashfs; do
+	v=${c%%:*} w=${c#*:}
+	w=${w%%:*}
+	mkdir -p "$lock/$v/$w"
+	cp -a "$root/tests/fixtures/cells/${c##*:}" "$lock/$v/$w/rep1"
+done
+# The corrupt cell as a harness that did not flag it would leave it: OK.
+sed -i 's/^status=FINDINGS$/status=OK/; s/^reason=.*/reason=/' "$lock/rt-nolock/zram/rep1/meta"
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$lock" >/dev/null
+tap_result $? "locklat-summary on the lock cells"
+lmd=$lock/summary.md
+for w in squashfs zram; do
+	sed -n "/^## Workload \`$w\`\$/,/^## /p" "$lmd" >"$tmp/lock-$w"
+done
+grep -q '^| tasks per vCPU (FIFO prio) | 2 (10) | 2 (10) | – |$' "$tmp/lock-squashfs" &&
+	grep -q '^| tasks per vCPU (FIFO prio) | – | – | 2 (10) |$' "$tmp/lock-zram"
+tap_result $? "the tasks per vCPU and their FIFO priority, per variant"
+grep -q '^| RT lock slow path at the site (verify) | 0 (idle 0) | 5 (idle 0) | – |$' "$tmp/lock-squashfs" &&
+	grep -q '^| PI boosts at the site (verify) | 0 (idle 0) | 6 (idle 0) | – |$' "$tmp/lock-squashfs" &&
+	grep -q '^| RT lock slow path at the site (verify) | – | – | 0 (idle 0) † |$' "$tmp/lock-zram" &&
+	grep -q '^| PI boosts at the site (verify) | – | – | 0 (idle 0) |$' "$tmp/lock-zram"
+tap_result $? "contention and PI boosts at the decompressor: on rt, none on local_lock, none at zram where the lock was dropped"
+grep -q '^- † rt-nolock: zram zcomp streams: no contention reached (PREEMPT_RT; 21 slow-path entries elsewhere).$' "$tmp/lock-zram"
+tap_result $? "a PREEMPT_RT variant with no contention at the site is marked, the note names the site"
+grep -q '^| data integrity | 161 checked, 0 wrong | 165 checked, 0 wrong | – |$' "$tmp/lock-squashfs" &&
+	grep -q '^| data integrity | – | – | \*\*70 of 94003 wrong\*\* |$' "$tmp/lock-zram" &&
+	grep -q '^- \*\*data corrupted in rt-nolock/zram/rep1: 70 of 94003 wrong (latency pass), first: task 1 chunk 2 page 156: swap-in failed (SIGBUS)\*\*$' "$tmp/lock-zram"
+tap_result $? "data integrity per variant, the first wrong item below the table with its cell"
+sed -n '/^## Answer$/,/^## /p' "$lmd" >"$tmp/lock-answer"
+grep -q '^- Kernel splats: 64 in 1 cells (see \[Kernel splats\](#kernel-splats)).$' "$tmp/lock-answer" &&
+	grep -q '^- \*\*Data corrupted\*\* in 1 of the 3 cells that checked their data (a finding; see \[Data corruption\](#data-corruption)): data corrupted in rt-nolock/zram/rep1: 70 of 94003 wrong, first: task 1 chunk 2 page 156: swap-in failed (SIGBUS).$' "$tmp/lock-answer"
+tap_result $? "the answer quotes the corruption beside the splats"
+grep -q '^- RT lock contention at the workload.s call site (verify pass; slow-path entries / PI boosts): squashfs (squashfs multi-CPU decompressor): local_lock 0 / 0 (not PREEMPT_RT), rt 5 / 6; zram (zram zcomp streams): rt-nolock \*\*no contention reached\*\*.$' "$tmp/lock-answer"
+tap_result $? "the answer says where the lock was contended, and that the non-RT kernel took no slow path"
+grep -q '^- \*\*Failed\*\* (corrupted data or a kernel crash, BUG or oops in a workload.s cell): \*\*rt-nolock\*\* (zram: data corrupted).$' "$tmp/lock-answer"
+tap_result $? "the answer names the variant that failed (the negative control) and why"
+grep -q 'With 1 vCPU, 1 µs is 1000 instructions of that vCPU: .*\*\*Cross-CPU paths are not measured\*\*' "$lmd"
+tap_result $? "a one-vCPU tcg-icount run says the cross-CPU paths are not measured"
+# shellcheck disable=SC2016 # backquotes of Markdown, not of the shell
+grep -q '^3 complete cells: 2 OK, 1 FINDINGS, ' "$lmd" &&
+	grep -q '^| rt-nolock/zram/rep1 | FINDINGS | 70 / 94003 | latency pass | `task 1 chunk 2 page 156: swap-in failed (SIGBUS)` |$' "$lmd"
+tap_result $? "a corrupt cell whose meta said OK counts as FINDINGS, listed under Data corruption"
+tap_is "$(grep '^rt-nolock,' "$lock/summary.csv")" \
+	'rt-nolock,zram,1,plain,FINDINGS,tcg-icount,285,2,3,164,14988,0,,,,,64,"data corrupted: 70 of 94003 checks wrong (first, latency pass: task 1 chunk 2 page 156: swap-in failed (SIGBUS))",rt-nolock/zram/rep1,70,2' \
+	"summary.csv: FINDINGS, integrity_errors and tasks_per_cpu appended"
+if command -v jq >/dev/null; then
+	tap_is "$(jq -c '.cells[] | select(.variant == "rt" or .variant == "rt-nolock") | [.variant, .preempt_rt, .lock_site,
+		.lock_events.contention.at_site, .lock_events.contention.per_site["mm/swap folio batches"].workload,
+		.lock_events.pi_setprio.boosts_at_site, .lock_events.pi_setprio.deboosts, .integrity.errors, .tasks_per_cpu,
+		.fifo_prio]' "$lock/summary.json" 2>&1 | tr '\n' ' ')" \
+		'["rt",true,"squashfs multi-CPU decompressor",5,null,6,14,0,2,10] ["rt-nolock",true,"zram zcomp streams",0,2,0,13,70,2,10] ' \
+		"summary.json: the lock events per site, boosts, integrity, tasks"
+else
+	tap_result 0 "# SKIP no jq (make deps)"
+fi
+# (path_hits' keys, squashfs_decompress and zcomp_stream_get, are target functions: data.)
+missing=$(grep -o '"[a-z_0-9]*":' "$lock/summary.json" | tr -d '":' | sort -u | grep -vxF "$targets" |
+	while read -r key; do grep -q "\`$key\`" "$root/results/README.md" || echo "$key"; done)
+tap_is "$missing" "" "every field of the lock cells' summary.json is documented in results/README.md"
+
+# Two workloads with the same targets and other setups (squashfs and
+# squashfs-128k): set side by side, each with its setup and its ratio.
+site=$tmp/site
+for w in squashfs:xz,1M squashfs-128k:xz,128K; do
+	mkdir -p "$site/rt/${w%%:*}"
+	cp -a "$root/tests/fixtures/cells/contended-rt-squashfs" "$site/rt/${w%%:*}/rep1"
+	sed -i "s/^workload=.*/workload=${w%%:*}/" "$site/rt/${w%%:*}/rep1/meta"
+	printf 'setup=squashfs:%s\ntargets=squashfs_decompress\n' "${w#*:}" >>"$site/rt/${w%%:*}/rep1/meta"
+done
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$site" >/dev/null
+# shellcheck disable=SC2016 # backquotes of Markdown, not of the shell
+grep -q '^## One call site, other parameters: `squashfs_decompress`$' "$site/summary.md" &&
+	grep -qE '^\| squashfs \(`squashfs:xz,1M`\) \| [0-9]+ \|$' "$site/summary.md" &&
+	grep -qE '^\| squashfs-128k \(`squashfs:xz,128K`\) \| [0-9]+ \(1\.00×\) \|$' "$site/summary.md"
+tap_result $? "workloads of one call site side by side, with their setups and the ratio to the first"
 tap_done

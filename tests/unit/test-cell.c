@@ -16,6 +16,283 @@
 /* The start-up window the summary applies by default (1 s). */
 #define WINDOW_US 1000000
 
+/* The index of the call site named name in cs, or -1. */
+static int site_index(const struct call_sites *cs, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cs->count; i++)
+		if (!strcmp(cs->sites[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* path with text as its content. */
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+#define SQUASHFS_SITE "squashfs multi-CPU decompressor"
+#define SWAP_SITE "mm/swap folio batches"
+#define ZRAM_SITE "zram zcomp streams"
+
+/*
+ * The verify pass's lock events (real cells, tests/fixtures/cells/README.md):
+ * stacks attributed to the call site whose boundary function they pass
+ * through, boosts told from de-boosts. Counts are the cells' own (an awk
+ * count of their .hist files agrees); the rules their stacks do not exercise
+ * are tested on scratch histograms below.
+ */
+static void lock_tests(const struct call_sites *cs)
+{
+	int sq = site_index(cs, SQUASHFS_SITE), swap = site_index(cs, SWAP_SITE), zram = site_index(cs, ZRAM_SITE);
+	const struct lock_event *e;
+	struct lock_stacks st;
+	struct cell c;
+
+	ok(sq >= 0 && swap >= 0 && zram >= 0, "lock: the squashfs, mm/swap and zram sites are in kernels/call-sites");
+	ok(cell_load(&c, FX "contended-rt-squashfs", cs, WINDOW_US) == 0 && !strcmp(c.status, "OK") &&
+	   c.has_lock_events && c.nlock_events == 2, "contended rt: a complete cell with two lock events");
+	ok(c.rt_known && c.preempt_rt, "contended rt: PREEMPT_RT (manifest.preempt_model=rt)");
+	ok(c.tasks_per_cpu == 2 && c.task_cpus == 1 && c.fifo_prio == 10,
+	   "contended rt: 2 tasks per CPU on 1 CPU, FIFO prio 10, from the stats line");
+	ok(c.lock_site == sq && c.lock_site_by_targets, "contended rt: the workload's site is the decompressor, by its target");
+	e = cell_lock_event(&c, LOCK_EVENT_CONTENTION);
+	ok(e && !e->unavailable && e->workload_hits == 59 && e->idle_hits == 11 && e->has_idle,
+	   "contended rt: contention 59 with the workload, 11 idle (lock-events)");
+	ok(e && e->workload.present && e->workload.hits == 59 && e->workload.entries == 4,
+	   "contended rt: the stacks add up to the count (4 stacks, 59 hits)");
+	ok(e && e->workload.site_hits[sq] == 5, "contended rt: 5 entries into the slow path at squashfs_decompress");
+	ok(e && e->workload.site_hits[swap] == 0 && e->workload.site_hits[zram] == 0 && e->workload.unattributed == 54,
+	   "contended rt: the other 54 (rt_spin_lock in __local_bh_disable_ip: RT's softirq lock) belong to no site");
+	ok(e && e->idle.present && e->idle.hits == 11 && e->idle.entries == 3 && e->idle.site_hits[sq] == 0 &&
+	   e->idle.unattributed == 11, "contended rt: idle, 11 in kthreads' softirq lock, at no site");
+	e = cell_lock_event(&c, LOCK_EVENT_PI_SETPRIO);
+	ok(e && e->workload_hits == 28 && e->workload.hits == 28 && e->workload.entries == 7,
+	   "contended rt: 28 priority changes by inheritance (7 stacks)");
+	ok(e && e->workload.boosts == 14, "contended rt: 14 of them boosts (through rtlock_slowlock_locked)");
+	ok(e && e->workload.site_boosts[sq] == 6 && e->workload.site_hits[sq] == 12,
+	   "contended rt: 6 boosts and 6 de-boosts (rt_mutex_slowunlock, two stacks) at the decompressor");
+	ok(e && e->workload.boosts - e->workload.site_boosts[sq] == 8 && e->workload.unattributed == 16,
+	   "contended rt: 8 boosts and 8 de-boosts elsewhere (the softirq lock), at no site");
+	ok(e && e->idle.present && e->idle.hits == 0 && e->idle.boosts == 0, "contended rt: idle, no priority change");
+	ok(c.integrity.present && c.integrity.passes == 2 && c.integrity.checked == 165 && !c.integrity.errors &&
+	   !cell_corrupted(&c), "contended rt: 165 chunks checked in two passes (85 + 80), none wrong");
+	cell_free(&c);
+
+	ok(cell_load(&c, FX "uncontended-local_lock-squashfs", cs, WINDOW_US) == 0 && c.rt_known && !c.preempt_rt,
+	   "local_lock: not PREEMPT_RT");
+	e = cell_lock_event(&c, LOCK_EVENT_CONTENTION);
+	ok(e && !e->unavailable && e->workload_hits == 0 && e->workload.present && e->workload.site_hits[sq] == 0,
+	   "local_lock: the event exists, and no RT lock slow path was taken");
+	ok(c.lock_site == sq, "local_lock: the site still comes from the targets");
+	e = cell_lock_event(&c, LOCK_EVENT_PI_SETPRIO);
+	ok(e && !e->unavailable && e->workload.present && e->workload.hits == 0 && e->idle.present && !e->idle.hits,
+	   "local_lock: no priority inheritance, with the workload or idle");
+	ok(c.integrity.checked == 161 && !c.integrity.errors && !strcmp(c.status, "OK"),
+	   "local_lock: 161 chunks checked (93 + 68), none wrong");
+	cell_free(&c);
+
+	/* Stacks as the kernel prints them, each rule on its own. */
+	{
+		char dir[] = "/tmp/locklat-test-lock-XXXXXX", path[256], guest[128];
+
+		ok(mkdtemp(dir) != NULL, "lock stacks: scratch directory");
+		snprintf(path, sizeof(path), "%s/stacks.hist", dir);
+		write_file(path,
+			   "# event histogram\n#\n"
+			   "# trigger info: hist:keys=common_stacktrace:vals=hitcount:sort=hitcount.descending:size=2048 [paused]\n#\n\n"
+			   /* de-boost: the owner unlocking in zcomp_stream_put, module suffix and .isra */
+			   "{ common_stacktrace:\n"
+			   "         rt_mutex_setprio+0x2e0/0x4b0\n"
+			   "         rt_mutex_slowunlock.isra.0+0x87/0x1c0\n"
+			   "         rt_spin_unlock+0x42/0x60\n"
+			   "         zcomp_stream_put+0x1c/0x30 [zram]\n"
+			   "         zram_write_page+0x1a3/0x4c0 [zram]\n"
+			   "} hitcount:          7\n"
+			   /* boost through the chain walk alone (a priority change of a blocked task) */
+			   "{ common_stacktrace:\n"
+			   "         rt_mutex_setprio+0x2e0/0x4b0\n"
+			   "         rt_mutex_adjust_prio_chain.constprop.0+0x3d1/0xb80\n"
+			   "         rt_mutex_adjust_pi+0x84/0xe0\n"
+			   "         __sched_setscheduler+0x5c1/0x8f0\n"
+			   "} hitcount:          2\n"
+			   /* two sites on one stack: the innermost boundary took the lock */
+			   "{ common_stacktrace:\n"
+			   "         rt_mutex_setprio+0x2e0/0x4b0\n"
+			   "         task_blocks_on_rt_mutex.constprop.0+0x1f4/0x3a0\n"
+			   "         rtlock_slowlock_locked+0x2c5/0xea0\n"
+			   "         rt_spin_lock+0x3c/0x60\n"
+			   "         __folio_batch_add_and_move.part.0+0x4a/0x160\n"
+			   "         folio_add_lru+0x4d/0x70\n"
+			   "         squashfs_decompress+0x3a/0x90\n"
+			   "} hitcount:          5\n"
+			   /* a one-line key (another trigger's format): counted, at no site */
+			   "{ common_pid: locklat-squashf [        88] } hitcount:          3\n"
+			   "\nTotals:\n    Hits: 17\n    Entries: 4\n    Dropped: 1\n");
+		ok(lock_stacks_load(&st, path, cs, true) == 0 && st.present && st.hits == 17 && st.entries == 4 &&
+		   st.dropped == 1, "lock stacks: four entries, 17 hits, Totals read");
+		ok(st.site_hits[zram] == 7 && st.site_boosts[zram] == 0,
+		   "lock stacks: an unlock in zcomp_stream_put [zram] is zram's, a de-boost");
+		ok(st.site_hits[swap] == 5 && st.site_boosts[swap] == 5 && st.site_hits[sq] == 0,
+		   "lock stacks: __folio_batch_add_and_move.part.0 under squashfs_decompress is mm/swap's, a boost");
+		ok(st.boosts == 7 && st.unattributed == 5,
+		   "lock stacks: the chain walk alone is a boost; it and the one-line key belong to no site");
+		ok(lock_stacks_load(&st, path, cs, false) == 0 && st.boosts == 0 && st.site_hits[swap] == 5,
+		   "lock stacks: without boosts (contention) nothing is called a boost");
+		/*
+		 * An rt_mutex (RCU priority boosting): the waiter's boost in
+		 * rt_mutex_slowlock (task_blocks_on_rt_mutex inlined), the
+		 * owner's de-boost on its unlock; at no site.
+		 */
+		snprintf(path, sizeof(path), "%s/rcu.hist", dir);
+		write_file(path,
+			   "{ common_stacktrace:\n"
+			   "         rt_mutex_slowlock.constprop.0+0x1e1/0x260\n"
+			   "         rt_mutex_lock+0x3a/0x50\n"
+			   "         rcu_boost_kthread+0x11d/0x2e0\n"
+			   "         kthread+0xc5/0x100\n"
+			   "} hitcount:          1\n"
+			   "{ common_stacktrace:\n"
+			   "         rt_mutex_slowunlock+0x122/0x270\n"
+			   "         rt_mutex_futex_unlock+0x3d/0x70\n"
+			   "         rcu_preempt_deferred_qs_irqrestore+0x1f8/0x3a0\n"
+			   "         rcu_read_unlock_special+0xe5/0x160\n"
+			   "} hitcount:          1\n"
+			   "\nTotals:\n    Hits: 2\n    Entries: 2\n    Dropped: 0\n");
+		ok(lock_stacks_load(&st, path, cs, true) == 0 && st.hits == 2 && st.boosts == 1 && st.unattributed == 2,
+		   "lock stacks: an rt_mutex's boost in rt_mutex_slowlock, its de-boost on unlock, at no site");
+		snprintf(path, sizeof(path), "%s/empty.hist", dir);
+		write_file(path, "# event histogram\n#\n\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n");
+		ok(lock_stacks_load(&st, path, cs, true) == 0 && st.present && st.hits == 0, "lock stacks: an empty histogram is 0");
+		snprintf(path, sizeof(path), "%s/none.hist", dir);
+		ok(lock_stacks_load(&st, path, cs, true) == 1 && !st.present, "lock stacks: a missing file is 1");
+
+		/* A cell whose kernel lacks one event, whose targets name no site: the site with most contention. */
+		snprintf(guest, sizeof(guest), "%s/cell/guest/lock-events.d", dir);
+		snprintf(path, sizeof(path), "mkdir -p %s", guest);
+		ok(system(path) == 0, "lock events: scratch cell");
+		snprintf(path, sizeof(path), "%s/cell/meta", dir);
+		write_file(path, "complete=1\nvariant=x\nworkload=zram\nstatus=OK\nrep=1\ntasks_per_cpu=3\n"
+			   "manifest.preempt_model=rt\n");
+		snprintf(path, sizeof(path), "%s/cell/guest/path-hits", dir);
+		write_file(path, "some_other_function 500 0\n");
+		snprintf(path, sizeof(path), "%s/cell/guest/lock-events", dir);
+		write_file(path, "contention 12 0\npi_setprio unavailable\n");
+		snprintf(path, sizeof(path), "%s/workload-contention.hist", guest);
+		write_file(path, "{ common_stacktrace:\n rtlock_slowlock_locked+0x1/0x2\n rt_spin_lock+0x3c/0x60\n"
+			   " zcomp_stream_get+0x2a/0x80 [zram]\n} hitcount: 9\n"
+			   "{ common_stacktrace:\n rtlock_slowlock_locked+0x1/0x2\n rt_spin_lock+0x3c/0x60\n"
+			   " lru_add_drain_cpu+0x22/0x150\n} hitcount: 3\n\nTotals:\n    Hits: 12\n");
+		snprintf(path, sizeof(path), "%s/cell", dir);
+		ok(cell_load(&c, path, cs, WINDOW_US) == 0 && c.has_lock_events && c.nlock_events == 2,
+		   "lock events: two events read");
+		e = cell_lock_event(&c, LOCK_EVENT_PI_SETPRIO);
+		ok(e && e->unavailable, "lock events: an event the kernel lacks is kept as unavailable");
+		ok(c.lock_site == zram && !c.lock_site_by_targets,
+		   "lock events: no target names a site: the one with the most contention (zram)");
+		e = cell_lock_event(&c, LOCK_EVENT_CONTENTION);
+		ok(e && e->has_idle && !e->idle.present && e->workload.site_hits[zram] == 9,
+		   "lock events: no idle histogram, the idle count kept");
+		ok(c.tasks_per_cpu == 3 && c.fifo_prio == -1, "lock events: no stats line: tasks from meta, FIFO unknown");
+		cell_free(&c);
+		snprintf(path, sizeof(path), "rm -rf %s", dir);
+		ok(system(path) == 0, "lock stacks: scratch directory removed");
+	}
+}
+
+/*
+ * The workloads' data checks: one locklat-integrity line per pass's output,
+ * summed; a cell with a wrong item is a finding, never OK.
+ */
+static void integrity_tests(const struct call_sites *cs)
+{
+	uint64_t checked = 0, errors = 0;
+	char first[240];
+	struct cell c;
+
+	ok(integrity_line_parse("locklat-integrity workload=squashfs checked=54 errors=0", &checked, &errors, first,
+				sizeof(first)) && checked == 54 && errors == 0 && !first[0],
+	   "integrity line: clean, no first");
+	ok(integrity_line_parse("locklat-integrity workload=zram checked=8192 errors=3 first=page 17: fnv1a 1f, want 2e  \n",
+				&checked, &errors, first, sizeof(first)) && checked == 8192 && errors == 3,
+	   "integrity line: corrupt, counts read");
+	is_str(first, "page 17: fnv1a 1f, want 2e", "integrity line: the first error's text to the end of the line");
+	ok(!integrity_line_parse("locklat-stats workload=squashfs cpus=1 tasks=2", &checked, &errors, first, sizeof(first)),
+	   "integrity line: another line is not one");
+
+	ok(cell_load(&c, FX "corrupt-rtnolock-zram", cs, WINDOW_US) == 0 && cell_corrupted(&c),
+	   "corrupt rt-nolock: data corrupted");
+	ok(c.integrity.checked == 94003 && c.integrity.errors == 70 && c.integrity.passes == 2,
+	   "corrupt rt-nolock: 70 of 94003 checks wrong (36 + 34 over two passes)");
+	is_str(c.integrity.first, "task 1 chunk 2 page 156: swap-in failed (SIGBUS)", "corrupt rt-nolock: the first error");
+	is_str(c.integrity.first_pass, "latency", "corrupt rt-nolock: in the latency pass (before verify's)");
+	ok(!strcmp(c.status, "FINDINGS") && !strncmp(c.reason, "data corrupted: 70 of 94003 ", 28),
+	   "corrupt rt-nolock: FINDINGS, as run-cell.sh wrote it (%s)", c.reason);
+	ok(c.preempt_rt && c.lock_site == site_index(cs, ZRAM_SITE) && c.lock_site_by_targets &&
+	   cell_lock_event(&c, LOCK_EVENT_CONTENTION)->workload.site_hits[c.lock_site] == 0 &&
+	   cell_lock_event(&c, LOCK_EVENT_PI_SETPRIO)->workload.site_hits[c.lock_site] == 0,
+	   "corrupt rt-nolock: PREEMPT_RT, and no contention or PI at zram's streams (its lock dropped)");
+	{
+		int swap = site_index(cs, SWAP_SITE);
+		const struct lock_event *e = cell_lock_event(&c, LOCK_EVENT_CONTENTION);
+
+		ok(e->workload.hits == 21 && e->workload.site_hits[swap] == 2 && e->workload.unattributed == 19,
+		   "corrupt rt-nolock: 21 slow-path entries elsewhere, 2 of them mm/swap's (lru_add_drain)");
+		e = cell_lock_event(&c, LOCK_EVENT_PI_SETPRIO);
+		ok(e->workload.site_boosts[swap] == 2 && e->workload.site_hits[swap] == 4 && e->workload.boosts == 13 &&
+		   e->workload.hits == 26, "corrupt rt-nolock: 2 boosts (lru_add_drain) and 2 de-boosts "
+		   "(__folio_batch_add_and_move in do_swap_page) at mm/swap; 13 boosts of 26 in all");
+	}
+	cell_free(&c);
+	ok(cell_load(&c, FX "ok-squashfs", cs, WINDOW_US) == 0 && !c.integrity.present && !c.tasks_per_cpu &&
+	   !c.has_lock_events && !strcmp(c.status, "OK"),
+	   "ok-squashfs: an older cell (threads=, no integrity line, no lock events) reads as before");
+	cell_free(&c);
+
+	/* Every pass's line summed, the first error in pass order; OK in meta is not believed. */
+	{
+		char dir[] = "/tmp/locklat-test-integrity-XXXXXX", path[256];
+
+		ok(mkdtemp(dir) != NULL, "integrity: scratch cell");
+		snprintf(path, sizeof(path), "%s/guest", dir);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/meta", dir);
+		write_file(path, "complete=1\nvariant=x\nworkload=zram\nstatus=OK\nrep=1\n");
+		snprintf(path, sizeof(path), "%s/guest/steps", dir);
+		write_file(path, "setup 0\nlatency 0\ntimerlat 0\nverify 0\n");
+		snprintf(path, sizeof(path), "%s/guest/workload-latency.out", dir);
+		write_file(path, "locklat-progress uptime_ms=1 ops=0\nlocklat-integrity workload=zram checked=100 errors=0\n"
+			   "locklat-stats workload=zram cpus=2 tasks=2 fifo_prio=0 seconds=1\n");
+		snprintf(path, sizeof(path), "%s/guest/workload-verify.out", dir);
+		write_file(path, "locklat-integrity workload=zram checked=40 errors=2 first=page 9: later\n");
+		snprintf(path, sizeof(path), "%s/guest/workload-timerlat.out", dir);
+		write_file(path, "locklat-integrity workload=zram checked=30 errors=1 first=page 3: earlier\n");
+		ok(cell_load(&c, dir, cs, WINDOW_US) == 0 && c.integrity.passes == 3 && c.integrity.checked == 170 &&
+		   c.integrity.errors == 3, "integrity: three passes summed (3 of 170)");
+		ok(!strcmp(c.integrity.first, "page 3: earlier") && !strcmp(c.integrity.first_pass, "timerlat"),
+		   "integrity: the first error is the earliest pass's (timerlat ran before verify)");
+		ok(!strcmp(c.status, "FINDINGS") && strstr(c.reason, "data corrupted: 3 of 170 checks wrong") != NULL,
+		   "integrity: a cell whose meta says OK is made FINDINGS (%s)", c.reason);
+		ok(c.tasks_per_cpu == 2 && c.fifo_prio == 0 && c.task_cpus == 2,
+		   "integrity: tasks from the latency pass's stats line, fifo_prio 0 (no FIFO task)");
+		cell_free(&c);
+		snprintf(path, sizeof(path), "%s/meta", dir);
+		write_file(path, "complete=1\nvariant=x\nworkload=zram\nstatus=TIMEOUT\nreason=watchdog\nrep=1\n");
+		ok(cell_load(&c, dir, cs, WINDOW_US) == 0 && !strcmp(c.status, "TIMEOUT") && cell_corrupted(&c),
+		   "integrity: a TIMEOUT stays TIMEOUT, its corruption still counted");
+		cell_free(&c);
+		snprintf(path, sizeof(path), "rm -rf %s", dir);
+		ok(system(path) == 0, "integrity: scratch cell removed");
+	}
+}
+
 int main(void)
 {
 	struct call_sites cs;
@@ -24,7 +301,7 @@ int main(void)
 	unsigned int i;
 	uint64_t hits = 0;
 
-	tap_plan(125);
+	tap_plan(186);
 	ok(call_sites_load(&cs, "kernels/call-sites") == 0, "call-sites loads");
 	ok(cs.count == 5, "five call sites");
 
@@ -277,6 +554,21 @@ int main(void)
 	       "swap_entry_range_free ← swapcache_free_entries", "timerlat zram: no call site, the holder's frames");
 	cell_free(&c);
 	/*
+	 * rt squashfs on 2 vCPUs (1 task each) under tcg-icount: CPU 1's timer
+	 * IRQ came on time (3.44 us), then its handler and wake-up were
+	 * stretched to 2019 us while vCPU0 ran the squashfs reader in ~1 ms
+	 * slices (QEMU runs the vCPUs round-robin on one instruction clock).
+	 * The blocking thread is CPU 1's idle task, and no call site is in its
+	 * stack.
+	 */
+	ok(cell_load(&c, FX "timerlat-2vcpu-rt-squashfs", &cs, WINDOW_US) == 0 && c.wakeup.present && c.wakeup.hit &&
+	   !c.wakeup.irq, "timerlat 2 vCPUs: a thread latency crossed the threshold");
+	ok(c.wakeup.latency_us > 2018.82 && c.wakeup.latency_us < 2018.84 && c.wakeup.irq_latency_us > 3.43 &&
+	   c.wakeup.irq_latency_us < 3.45, "timerlat 2 vCPUs: thread latency 2018.83 us, IRQ latency 3.44 us");
+	is_str(c.wakeup.blocking_thread, "swapper/1:0", "timerlat 2 vCPUs: the blocking thread is CPU 1's idle task");
+	ok(!c.wakeup.call_site && !c.wakeup.at_site, "timerlat 2 vCPUs: not attributed to a call site");
+	cell_free(&c);
+	/*
 	 * The path proof on rt lru (verify pass only): every target counted for
 	 * all tasks but the harness's, against an idle control of the same
 	 * length. folio_rotate_reclaimable runs in the virtio IRQ thread (swap
@@ -350,6 +642,8 @@ int main(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 		ok(system(cmd) == 0, "cut json: scratch copy removed");
 	}
+	lock_tests(&cs);
+	integrity_tests(&cs);
 	ok(cell_load(&c, FX "no-such-cell", &cs, WINDOW_US) == 1, "a directory without meta is not a cell");
 	cell_free(&c);
 	call_sites_free(&cs);

@@ -265,6 +265,14 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 			g->verify_cell = c;
 		if (c->wakeup.present && (!g->wakeup_cell || c->rep < g->wakeup_cell->rep))
 			g->wakeup_cell = c;
+		if (c->has_lock_events && (!g->lock_cell || c->rep < g->lock_cell->rep))
+			g->lock_cell = c;
+		if (c->integrity.present) {
+			g->integrity_checked += c->integrity.checked;
+			g->integrity_errors += c->integrity.errors;
+			g->integrity_cells++;
+			g->corrupted_cells += cell_corrupted(c);
+		}
 		if (!strcmp(c->status, "OK"))
 			g->nok++;
 		for (k = 0; k < c->nfindings; k++)
@@ -519,5 +527,10 @@ void run_analyse(struct run *run)
 	for (v = 0; v < run->nvariants; v++)
 		run->modules_cells[v] = modules_cell(run, run->variants[v]);
 	run->has_traced = run_has_traced(run);
+	for (i = 0; i < run->ncells; i++) {
+		run->has_tasks |= run->cells[i].tasks_per_cpu > 0;
+		run->has_lock_events |= run->cells[i].has_lock_events;
+		run->has_integrity |= run->cells[i].integrity.present;
+	}
 	comparisons_make(run);
 }

@@ -1234,6 +1234,412 @@ static void stats_load(struct cell *c, const char *path)
 	fclose(f);
 }
 
+/*
+ * The passes whose workload output a cell may have, in the order they ran:
+ * guest/steps' order, then LOCKLAT_PASSES' (lib/common.sh) for any it does
+ * not name. Returns how many names went into names (each at most 15 chars).
+ */
+#define CELL_MAX_PASSES 16
+static const char *const pass_names[] = { "latency", "timerlat", "preemptoff", "irqsoff", "verify" };
+
+static unsigned int pass_order(const char *guest_dir, char names[][16])
+{
+	char path[8192], line[128], step[16];
+	unsigned int n = 0, i, j;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/steps", guest_dir);
+	f = fopen(path, "r");
+	while (f && n < CELL_MAX_PASSES && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%15s", step) != 1 || !strcmp(step, "setup"))
+			continue;
+		for (j = 0; j < n && strcmp(names[j], step); j++)
+			;
+		if (j == n)
+			copy_str(names[n++], sizeof(names[0]), step);
+	}
+	if (f)
+		fclose(f);
+	for (i = 0; i < ARRAY_SIZE(pass_names) && n < CELL_MAX_PASSES; i++) {
+		for (j = 0; j < n && strcmp(names[j], pass_names[i]); j++)
+			;
+		if (j == n)
+			copy_str(names[n++], sizeof(names[0]), pass_names[i]);
+	}
+	return n;
+}
+
+/* The value of "key=" in a locklat-stats line (the text after its prefix) as a number; false if absent. */
+static bool stats_u64(const char *stats, const char *key, uint64_t *out)
+{
+	char pattern[64], word[32];
+	const char *p;
+	size_t n = (size_t)snprintf(pattern, sizeof(pattern), " %s=", key), len;
+
+	/* The first pair has no space before it. */
+	if (!strncmp(stats, pattern + 1, n - 1))
+		p = stats + n - 1;
+	else if ((p = strstr(stats, pattern)))
+		p += n;
+	else
+		return false;
+	len = strcspn(p, " \t\n");
+	if (len >= sizeof(word))
+		return false;
+	memcpy(word, p, len);
+	word[len] = '\0';
+	return parse_u64(word, 0, UINT64_MAX, out);
+}
+
+/* The last locklat-stats line of path (after the prefix) into buf; false if none. */
+static bool stats_line_read(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (getline(&line, &cap, f) >= 0)
+		if (!strncmp(line, "locklat-stats ", 14)) {
+			copy_str(buf, size, trim(line + 14));
+			found = true;
+		}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * The workload's tasks: the first locklat-stats line, in pass order, that
+ * says them (cpus= tasks= fifo_prio=); else meta's tasks_per_cpu. Older
+ * lines have threads= alone: unknown.
+ */
+static void tasks_load(struct cell *c, const char *guest_dir)
+{
+	char names[CELL_MAX_PASSES][16], path[8192], stats[512];
+	unsigned int n = pass_order(guest_dir, names), i;
+	uint64_t v;
+
+	c->tasks_per_cpu = 0;
+	c->task_cpus = 0;
+	c->fifo_prio = -1;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/workload-%s.out", guest_dir, names[i]);
+		if (!stats_line_read(path, stats, sizeof(stats)) || !stats_u64(stats, "tasks", &v) || !v ||
+		    v > 1024)
+			continue;
+		c->tasks_per_cpu = (unsigned int)v;
+		if (stats_u64(stats, "cpus", &v) && v <= 4096)
+			c->task_cpus = (unsigned int)v;
+		if (stats_u64(stats, "fifo_prio", &v) && v < 100)
+			c->fifo_prio = (int)v;
+		return;
+	}
+	if (parse_u64(kv_str(&c->meta, "tasks_per_cpu", ""), 1, 1024, &v))
+		c->tasks_per_cpu = (unsigned int)v;
+}
+
+bool integrity_line_parse(const char *line, uint64_t *checked, uint64_t *errors, char *first, size_t size)
+{
+	unsigned long long n, m;
+	const char *p;
+	int end = 0;
+
+	if (strncmp(line, "locklat-integrity ", 18))
+		return false;
+	p = strstr(line, " checked=");
+	if (!p || sscanf(p, " checked=%llu errors=%llu%n", &n, &m, &end) != 2)
+		return false;
+	*checked = n;
+	*errors = m;
+	p += end;
+	if (first && size) {
+		first[0] = '\0';
+		if (!strncmp(p, " first=", 7)) {
+			size_t len;
+
+			p += 7 + strspn(p + 7, " \t");
+			copy_str(first, size, p);
+			len = strlen(first);
+			while (len && isspace((unsigned char)first[len - 1]))
+				first[--len] = '\0';
+		}
+	}
+	return true;
+}
+
+void integrity_load(struct integrity *in, const char *guest_dir)
+{
+	char names[CELL_MAX_PASSES][16], path[8192], first[240];
+	unsigned int n = pass_order(guest_dir, names), i;
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(in, 0, sizeof(*in));
+	for (i = 0; i < n; i++) {
+		FILE *f;
+		bool seen = false;
+
+		snprintf(path, sizeof(path), "%s/workload-%s.out", guest_dir, names[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* One line per run of the workload; a pass runs it once, but sum whatever is there. */
+		while (getline(&line, &cap, f) >= 0) {
+			uint64_t checked, errors;
+
+			if (!integrity_line_parse(trim(line), &checked, &errors, first, sizeof(first)))
+				continue;
+			seen = true;
+			in->checked += checked;
+			in->errors += errors;
+			if (errors && !in->first_pass[0]) {
+				copy_str(in->first, sizeof(in->first), first[0] ? first : "(no description)");
+				snprintf(in->first_pass, sizeof(in->first_pass), "%.15s", names[i]);
+			}
+		}
+		fclose(f);
+		in->passes += seen;
+	}
+	free(line);
+	in->present = in->passes > 0;
+}
+
+/* "task_blocks_on_rt_mutex.constprop.0+0x1f4/0x3a0 [mod]" -> "task_blocks_on_rt_mutex". */
+static void frame_name(char *dst, size_t size, const char *frame)
+{
+	static const char *const suffixes[] = { ".constprop.", ".isra.", ".part.", ".cold", ".llvm." };
+	size_t n = strcspn(frame, "+ \t\n"), i;
+	char *cut;
+
+	snprintf(dst, size, "%.*s", (int)(n < size ? n : size - 1), frame);
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		cut = strstr(dst, suffixes[i]);
+		if (cut && cut > dst)
+			*cut = '\0';
+	}
+}
+
+/*
+ * A pi_setprio stack through the lock side of an rtmutex is a waiter
+ * raising the owner's priority: task_blocks_on_rt_mutex() and the chain
+ * walk, or (where 6.12 inlines those) the slow-path function that called
+ * them, rtlock_slowlock_locked() for a spinlock_t/local_lock,
+ * rt_mutex_slowlock*() for an rt_mutex. The unlock side
+ * (rt_mutex_slowunlock()) is the owner dropping back: a de-boost.
+ */
+static bool boost_frame(const char *fn)
+{
+	return !strcmp(fn, "task_blocks_on_rt_mutex") || !strcmp(fn, "rt_mutex_adjust_prio_chain") ||
+	       !strcmp(fn, "rtlock_slowlock_locked") || !strncmp(fn, "rt_mutex_slowlock", 17) ||
+	       !strcmp(fn, "__rt_mutex_slowlock") || !strcmp(fn, "__rt_mutex_slowlock_locked");
+}
+
+/* The index in cs of the site whose boundary functions include fn, or -1. */
+static int boundary_site(const struct call_sites *cs, const char *fn)
+{
+	unsigned int i, j;
+
+	for (i = 0; cs && i < cs->count && i < CELL_MAX_SITES; i++)
+		for (j = 0; j < cs->sites[i].nboundary; j++)
+			if (!strcmp(cs->sites[i].functions[j], fn))
+				return (int)i;
+	return -1;
+}
+
+/* One entry's hitcount ("} hitcount: N") into s, by the site and kind its frames gave. */
+static void lock_entry_add(struct lock_stacks *s, const char *close, int site, bool boost)
+{
+	const char *h = strstr(close, "hitcount:");
+	unsigned long long v;
+
+	if (!h || sscanf(h + 9, "%llu", &v) != 1)
+		return;
+	s->hits += v;
+	if (site >= 0)
+		s->site_hits[site] += v;
+	else
+		s->unattributed += v;
+	if (boost) {
+		s->boosts += v;
+		if (site >= 0)
+			s->site_boosts[site] += v;
+	}
+}
+
+/*
+ * ftrace's hist output: per entry "{ common_stacktrace:" then a frame a
+ * line ("symbol+0xOFF/0xSIZE [module]", innermost first), then "}
+ * hitcount: N"; "Totals:" with Hits, Entries and Dropped at the end. A key
+ * and its "}" on one line ("{ common_pid: ... } hitcount: N") are read too.
+ */
+int lock_stacks_load(struct lock_stacks *s, const char *path, const struct call_sites *cs, bool boosts)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	bool in_key = false, boost = false, totals = false;
+	int site = -1;
+	unsigned long long v;
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return errno == ENOENT ? 1 : -1;
+	while (getline(&line, &cap, f) >= 0) {
+		char *t = trim(line), *close, fn[128];
+
+		if (!in_key) {
+			size_t label;
+
+			if (sscanf(t, "Hits: %llu", &v) == 1)
+				totals = true;
+			else if (sscanf(t, "Entries: %llu", &v) == 1)
+				s->entries = v;
+			else if (sscanf(t, "Dropped: %llu", &v) == 1)
+				s->dropped = v;
+			if (*t != '{')
+				continue;
+			/* "{ common_stacktrace:" (older kernels: "stacktrace:"); a frame may follow on the line. */
+			in_key = true;
+			boost = false;
+			site = -1;
+			t = trim(t + 1);
+			label = strcspn(t, " \t");
+			if (label && t[label - 1] == ':')
+				t = trim(t + label);
+		}
+		close = strchr(t, '}');
+		if (close)
+			*close = '\0';
+		t = trim(t);
+		if (*t && *t != '#') {
+			frame_name(fn, sizeof(fn), t);
+			if (site < 0)
+				site = boundary_site(cs, fn);
+			boost |= boosts && boost_frame(fn);
+		}
+		if (close) {
+			lock_entry_add(s, close + 1, site, boost);
+			in_key = false;
+		}
+	}
+	free(line);
+	fclose(f);
+	s->present = true;
+	return totals || s->hits ? 0 : -1;
+}
+
+const struct lock_event *cell_lock_event(const struct cell *c, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nlock_events; i++)
+		if (!strcmp(c->lock_events[i].name, name))
+			return &c->lock_events[i];
+	return NULL;
+}
+
+/*
+ * The workload's call site: the first site with a function among the
+ * verify targets (path-hits), else the one the most contention stacks
+ * passed through.
+ */
+static void lock_site_choose(struct cell *c, const struct call_sites *cs)
+{
+	const struct lock_event *e = cell_lock_event(c, LOCK_EVENT_CONTENTION);
+	unsigned int i, j, k;
+	uint64_t best = 0;
+
+	c->lock_site = -1;
+	c->lock_site_by_targets = false;
+	for (i = 0; cs && i < c->nlock_sites; i++)
+		for (j = 0; j < cs->sites[i].nfunctions; j++)
+			for (k = 0; k < c->nhits; k++)
+				if (!strcmp(cs->sites[i].functions[j], c->hits[k].function)) {
+					c->lock_site = (int)i;
+					c->lock_site_by_targets = true;
+					return;
+				}
+	for (i = 0; e && i < c->nlock_sites; i++)
+		if (e->workload.site_hits[i] > best) {
+			best = e->workload.site_hits[i];
+			c->lock_site = (int)i;
+		}
+}
+
+int lock_events_load(struct cell *c, const char *guest_dir, const struct call_sites *cs)
+{
+	char path[8192], line[256], name[32], count[32], idle[32];
+	unsigned int i;
+	uint64_t n, m;
+	FILE *f;
+
+	c->has_lock_events = false;
+	c->nlock_events = 0;
+	c->nlock_sites = 0;
+	c->lock_site = -1;
+	for (i = 0; cs && i < cs->count && i < CELL_MAX_SITES; i++)
+		c->lock_sites[c->nlock_sites++] = cs->sites[i].name;
+	snprintf(path, sizeof(path), "%s/lock-events", guest_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	c->has_lock_events = true;
+	while (c->nlock_events < CELL_MAX_LOCK_EVENTS && fgets(line, sizeof(line), f)) {
+		struct lock_event *e = &c->lock_events[c->nlock_events];
+		int fields = sscanf(line, "%31s %31s %31s", name, count, idle);
+		bool boosts = !strcmp(name, LOCK_EVENT_PI_SETPRIO);
+
+		if (fields < 2 || name[0] == '#')
+			continue;
+		memset(e, 0, sizeof(*e));
+		copy_str(e->name, sizeof(e->name), name);
+		if (!strcmp(count, "unavailable")) {
+			e->unavailable = true;
+		} else if (!parse_u64(count, 0, UINT64_MAX, &n)) {
+			continue;
+		} else {
+			e->workload_hits = n;
+			if (fields == 3 && parse_u64(idle, 0, UINT64_MAX, &m)) {
+				e->idle_hits = m;
+				e->has_idle = true;
+			}
+			snprintf(path, sizeof(path), "%s/lock-events.d/workload-%s.hist", guest_dir, name);
+			lock_stacks_load(&e->workload, path, cs, boosts);
+			snprintf(path, sizeof(path), "%s/lock-events.d/idle-%s.hist", guest_dir, name);
+			lock_stacks_load(&e->idle, path, cs, boosts);
+		}
+		c->nlock_events++;
+	}
+	fclose(f);
+	lock_site_choose(c, cs);
+	return 0;
+}
+
+/* The kernel it booted is PREEMPT_RT: its manifest says so, or (without the key) its uname. */
+static void preempt_rt_load(struct cell *c, const char *guest_dir)
+{
+	const char *model = kv_str(&c->meta, "manifest.preempt_model", NULL);
+	char path[8192], line[512];
+	FILE *f;
+
+	c->rt_known = model != NULL;
+	c->preempt_rt = model && !strcmp(model, "rt");
+	if (model)
+		return;
+	snprintf(path, sizeof(path), "%s/uname.txt", guest_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f)) {
+		c->rt_known = true;
+		c->preempt_rt = strstr(line, " PREEMPT_RT ") != NULL;
+	}
+	fclose(f);
+}
+
 bool cell_panicked(const struct cell *c)
 {
 	unsigned int k;
@@ -1338,6 +1744,21 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 	stats_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest", dir);
 	load_state_load(&c->load, path, cell_has_workload(dir));
+	tasks_load(c, path);
+	integrity_load(&c->integrity, path);
+	preempt_rt_load(c, path);
+	lock_events_load(c, path, cs);
+	/*
+	 * Wrong data read back is a finding, never OK (run-cell.sh says so
+	 * itself; a cell from a harness that did not is made one here).
+	 */
+	if (cell_corrupted(c) && !strcmp(c->status, "OK")) {
+		c->status = "FINDINGS";
+		snprintf(c->reason_buf, sizeof(c->reason_buf), "data corrupted: %llu of %llu checks wrong (first, %.15s pass: %.150s)",
+			 (unsigned long long)c->integrity.errors, (unsigned long long)c->integrity.checked,
+			 c->integrity.first_pass, c->integrity.first);
+		c->reason = c->reason_buf;
+	}
 	/* A load that died beside a splat: the splat is the likely why, quoted. */
 	if (c->load.verdict == LOAD_DEAD && c->nfindings) {
 		size_t len = strlen(c->load.reason);

@@ -144,6 +144,58 @@ struct path_hit {
 	bool reached;		/* by the rule above; older cells: hits > 0 */
 };
 
+/*
+ * The lock events of the verification pass (guest/lock-events, results/README.md):
+ * per event, the hits with the workload running (the harness's processes
+ * left out) and in an idle control of the same length, and the stacks
+ * behind them (guest/lock-events.d/{workload,idle}-<event>.hist, ftrace hist
+ * triggers keyed by common_stacktrace). A stack belongs to the call site
+ * (kernels/call-sites) whose boundary function it passes through, the
+ * innermost one if several: the site that called the lock.
+ *   contention  lock:contention_begin with LCB_F_RT: a task entered the RT
+ *               lock slow path (on PREEMPT_RT every spinlock_t, so every
+ *               local_lock, is an rtmutex; elsewhere only rt_mutex).
+ *   pi_setprio  sched:sched_pi_setprio: a priority change by priority
+ *               inheritance; a BOOST when the stack passes through
+ *               task_blocks_on_rt_mutex or rt_mutex_adjust_prio_chain (a
+ *               waiter raising the owner), else a de-boost (the unlock).
+ */
+#define CELL_MAX_SITES 16
+#define CELL_MAX_LOCK_EVENTS 8
+#define LOCK_EVENT_CONTENTION "contention"
+#define LOCK_EVENT_PI_SETPRIO "pi_setprio"
+
+/* One histogram file's stacks, summed. */
+struct lock_stacks {
+	bool present;			/* the .hist file was read */
+	uint64_t hits;			/* its entries' hitcounts, summed */
+	uint64_t entries, dropped;	/* its Totals: Entries, Dropped */
+	uint64_t boosts;		/* pi_setprio: hits whose stack is a boost */
+	uint64_t unattributed;		/* hits through no call site's boundary function */
+	uint64_t site_hits[CELL_MAX_SITES];	/* per call site, indexed as cell.lock_sites */
+	uint64_t site_boosts[CELL_MAX_SITES];
+};
+
+struct lock_event {
+	char name[32];
+	bool unavailable;		/* the kernel lacks it ("<event> unavailable") */
+	bool has_idle;			/* the line has an idle control count */
+	uint64_t workload_hits, idle_hits;	/* guest/lock-events */
+	struct lock_stacks workload, idle;	/* guest/lock-events.d/{workload,idle}-<event>.hist */
+};
+
+/*
+ * The data the workload checked (its locklat-integrity lines, one per pass's
+ * output: guest/workload-<pass>.out), summed over the cell's passes.
+ */
+struct integrity {
+	bool present;			/* some pass's output had the line */
+	unsigned int passes;		/* outputs with the line */
+	uint64_t checked, errors;
+	char first[240];		/* the first error's description, in pass order */
+	char first_pass[16];		/* and the pass it came from */
+};
+
 /* One llcheck scenario of the modules pass (kernels/modules/llcheck). */
 struct llcheck_result {
 	char scenario[24];
@@ -269,6 +321,34 @@ struct cell {
 	struct path_hit hits[CELL_MAX_ITEMS];
 	unsigned int nhits;
 	char workload_stats[512];	/* the locklat-stats line of the latency pass */
+	/*
+	 * The workload's tasks (the first locklat-stats line in pass order:
+	 * cpus=, tasks= per CPU, fifo_prio= of each CPU's first task, 0: none;
+	 * else meta tasks_per_cpu); 0 / -1 when unknown (older cells: threads=).
+	 */
+	unsigned int tasks_per_cpu, task_cpus;
+	int fifo_prio;
+	struct integrity integrity;
+	/*
+	 * PREEMPT_RT: its kernel's manifest.preempt_model is "rt" (kernels/build.sh
+	 * sets it from the built .config's CONFIG_PREEMPT_RT=y); without that key,
+	 * uname.txt's "PREEMPT_RT". rt_known: either said.
+	 */
+	bool preempt_rt, rt_known;
+	/* The verify pass's lock events; lock_sites: kernels/call-sites' names, in its order. */
+	bool has_lock_events;
+	struct lock_event lock_events[CELL_MAX_LOCK_EVENTS];
+	unsigned int nlock_events;
+	const char *lock_sites[CELL_MAX_SITES];
+	unsigned int nlock_sites;
+	/*
+	 * The workload's call site: the first of kernels/call-sites with a
+	 * function among the cell's verify targets (path-hits), else the one
+	 * with the most contention hits; -1 if neither. lock_site_by_targets:
+	 * found by the targets.
+	 */
+	int lock_site;
+	bool lock_site_by_targets;
 	char reason_buf[256];		/* owns reason when the summary changes it */
 
 	struct cell_verdict judged;	/* set by the analysis (analyse.c), zero from cell_load */
@@ -314,6 +394,34 @@ int load_state_load(struct load_state *l, const char *guest_dir, bool has_worklo
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
 /* dir: a cell's guest/timerlat. 1 if the pass did not run. */
 int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs);
+/*
+ * guest/lock-events of the cell's guest directory and the stack histograms
+ * of guest/lock-events.d, attributed to cs's sites, into c (has_lock_events,
+ * lock_events, lock_sites). Returns 0, 1 if there is no lock-events file.
+ */
+int lock_events_load(struct cell *c, const char *guest_dir, const struct call_sites *cs);
+/*
+ * One stack histogram (ftrace's hist output, keyed by common_stacktrace)
+ * into s, each stack attributed to a site of cs (boosts counted when
+ * boosts is set). Returns 0, 1 if there is no such file, -1 if it has no
+ * entry or Totals in hist format.
+ */
+int lock_stacks_load(struct lock_stacks *s, const char *path, const struct call_sites *cs, bool boosts);
+/* The event named name of c, or NULL. */
+const struct lock_event *cell_lock_event(const struct cell *c, const char *name);
+/*
+ * "locklat-integrity workload=W checked=N errors=M[ first=TEXT]": N, M and
+ * TEXT into checked, errors and first ("" without one); false for another line.
+ */
+bool integrity_line_parse(const char *line, uint64_t *checked, uint64_t *errors, char *first, size_t size);
+/* The integrity lines of every guest/workload-<pass>.out of guest_dir, summed, in pass order. */
+void integrity_load(struct integrity *in, const char *guest_dir);
+/* The cell's data integrity checks found a wrong item: a finding, never OK. */
+static inline bool cell_corrupted(const struct cell *c)
+{
+	return c->integrity.errors > 0;
+}
+
 /*
  * The modules pass of the cell in dir: llcheck's scenarios in the order of
  * cell.conf's llcheck_scenarios, llbench's lines. Returns 0, 1 if the pass did

@@ -35,7 +35,8 @@ void render_csv(const struct run *run)
 	size_t i;
 
 	fputs("variant,workload,rep,kernel_flavour,status,accel,max_us,p50_us,p99_us,p999_us,samples,overflow,"
-	      "preemptoff_us,preemptoff_culprit,irqsoff_us,irqsoff_culprit,findings,reason,dir\n", f);
+	      "preemptoff_us,preemptoff_culprit,irqsoff_us,irqsoff_culprit,findings,reason,dir,integrity_errors,"
+	      "tasks_per_cpu\n", f);
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 		char num[12][32];
@@ -58,6 +59,15 @@ void render_csv(const struct run *run)
 		snprintf(num[7], 32, "%llu", (unsigned long long)c->preemptoff.max_us);
 		snprintf(num[8], 32, "%llu", (unsigned long long)c->irqsoff.max_us);
 		snprintf(num[9], 32, "%u", nf);
+		/* Empty when the workload did not check its data, or did not say its tasks. */
+		if (c->integrity.present)
+			snprintf(num[10], 32, "%llu", (unsigned long long)c->integrity.errors);
+		else
+			num[10][0] = '\0';
+		if (c->tasks_per_cpu)
+			snprintf(num[11], 32, "%u", c->tasks_per_cpu);
+		else
+			num[11][0] = '\0';
 		csv_field(f, c->variant, false);
 		csv_field(f, c->workload, false);
 		csv_field(f, num[0], false);
@@ -72,7 +82,9 @@ void render_csv(const struct run *run)
 		csv_field(f, c->irqsoff.culprit, false);
 		csv_field(f, num[9], false);
 		csv_field(f, c->reason, false);
-		csv_field(f, cell_rel_dir(run, c), true);
+		csv_field(f, cell_rel_dir(run, c), false);
+		csv_field(f, num[10], false);
+		csv_field(f, num[11], true);
 	}
 	render_close(f, run, "summary.csv");
 }

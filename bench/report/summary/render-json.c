@@ -189,6 +189,90 @@ static json_object *json_load(const struct load_state *l)
 
 
 
+/* One histogram's stacks per call site ({site: {workload, idle[, boosts, idle_boosts]}}), sites with any hit. */
+static json_object *json_lock_sites(const struct cell *c, const struct lock_event *e, bool boosts)
+{
+	json_object *o = json_object_new_object();
+	unsigned int s;
+
+	for (s = 0; s < c->nlock_sites; s++) {
+		json_object *site;
+
+		if (!e->workload.site_hits[s] && !e->idle.site_hits[s])
+			continue;
+		site = json_object_new_object();
+		json_object_object_add(site, "workload", json_object_new_int64((int64_t)e->workload.site_hits[s]));
+		json_object_object_add(site, "idle", e->idle.present ?
+				       json_object_new_int64((int64_t)e->idle.site_hits[s]) : NULL);
+		if (boosts) {
+			json_object_object_add(site, "boosts", json_object_new_int64((int64_t)e->workload.site_boosts[s]));
+			json_object_object_add(site, "idle_boosts", e->idle.present ?
+					       json_object_new_int64((int64_t)e->idle.site_boosts[s]) : NULL);
+		}
+		json_object_object_add(o, c->lock_sites[s], site);
+	}
+	return o;
+}
+
+/*
+ * The verify pass's lock events (cell.h: struct lock_event), keyed by event:
+ * the counts of guest/lock-events and what the stacks behind them say.
+ */
+static json_object *json_lock_events(const struct cell *c)
+{
+	json_object *o;
+	unsigned int k;
+
+	if (!c->has_lock_events)
+		return NULL;
+	o = json_object_new_object();
+	for (k = 0; k < c->nlock_events; k++) {
+		const struct lock_event *e = &c->lock_events[k];
+		bool boosts = !strcmp(e->name, LOCK_EVENT_PI_SETPRIO), stacks = !e->unavailable && e->workload.present;
+		json_object *ev = json_object_new_object();
+
+		json_object_object_add(ev, "available", json_object_new_boolean(!e->unavailable));
+		json_object_object_add(ev, "workload", e->unavailable ? NULL : json_object_new_int64((int64_t)e->workload_hits));
+		json_object_object_add(ev, "idle", e->has_idle ? json_object_new_int64((int64_t)e->idle_hits) : NULL);
+		json_object_object_add(ev, "at_site", stacks && c->lock_site >= 0 ?
+				       json_object_new_int64((int64_t)e->workload.site_hits[c->lock_site]) : NULL);
+		json_object_object_add(ev, "idle_at_site", stacks && e->idle.present && c->lock_site >= 0 ?
+				       json_object_new_int64((int64_t)e->idle.site_hits[c->lock_site]) : NULL);
+		if (boosts) {
+			json_object_object_add(ev, "boosts", stacks ? json_object_new_int64((int64_t)e->workload.boosts) : NULL);
+			json_object_object_add(ev, "deboosts", stacks ?
+					       json_object_new_int64((int64_t)(e->workload.hits - e->workload.boosts)) : NULL);
+			json_object_object_add(ev, "idle_boosts", stacks && e->idle.present ?
+					       json_object_new_int64((int64_t)e->idle.boosts) : NULL);
+			json_object_object_add(ev, "boosts_at_site", stacks && c->lock_site >= 0 ?
+					       json_object_new_int64((int64_t)e->workload.site_boosts[c->lock_site]) : NULL);
+			json_object_object_add(ev, "idle_boosts_at_site", stacks && e->idle.present && c->lock_site >= 0 ?
+					       json_object_new_int64((int64_t)e->idle.site_boosts[c->lock_site]) : NULL);
+		}
+		json_object_object_add(ev, "stack_hits", stacks ? json_object_new_int64((int64_t)e->workload.hits) : NULL);
+		json_object_object_add(ev, "stacks_dropped", stacks ? json_object_new_int64((int64_t)e->workload.dropped) : NULL);
+		json_object_object_add(ev, "unattributed", stacks ? json_object_new_int64((int64_t)e->workload.unattributed) : NULL);
+		json_object_object_add(ev, "per_site", stacks ? json_lock_sites(c, e, boosts) : NULL);
+		json_object_object_add(o, e->name, ev);
+	}
+	return o;
+}
+
+static json_object *json_integrity(const struct integrity *in)
+{
+	json_object *o;
+
+	if (!in->present)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "checked", json_object_new_int64((int64_t)in->checked));
+	json_object_object_add(o, "errors", json_object_new_int64((int64_t)in->errors));
+	json_object_object_add(o, "first", in->errors ? json_object_new_string(in->first) : NULL);
+	json_object_object_add(o, "pass", in->errors ? json_object_new_string(in->first_pass) : NULL);
+	json_object_object_add(o, "passes", json_object_new_int((int)in->passes));
+	return o;
+}
+
 /* A group's maximum by pass length (run.h: length_s), keyed by seconds; null without one. */
 static json_object *json_max_by_length(const struct group *g)
 {
@@ -275,6 +359,13 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 	}
 	json_object_object_add(o, "path_hits", a);
 	json_object_object_add(o, "workload_stats", json_object_new_string(c->workload_stats));
+	json_object_object_add(o, "tasks_per_cpu", c->tasks_per_cpu ? json_object_new_int((int)c->tasks_per_cpu) : NULL);
+	json_object_object_add(o, "fifo_prio", c->fifo_prio >= 0 ? json_object_new_int(c->fifo_prio) : NULL);
+	json_object_object_add(o, "preempt_rt", c->rt_known ? json_object_new_boolean(c->preempt_rt) : NULL);
+	json_object_object_add(o, "lock_site", c->has_lock_events && c->lock_site >= 0 ?
+			       json_object_new_string(c->lock_sites[c->lock_site]) : NULL);
+	json_object_object_add(o, "lock_events", json_lock_events(c));
+	json_object_object_add(o, "integrity", json_integrity(&c->integrity));
 	return o;
 }
 

@@ -79,7 +79,12 @@ static void md_clock(FILE *f, const struct run *run)
 			"them. ");
 		if (vcpus == 1)
 			fprintf(f, "With 1 vCPU, 1 µs is 1000 instructions of that vCPU: a section's length is the "
-				"number of instructions it ran. ");
+				"number of instructions it ran. **Cross-CPU paths are not measured** (remote "
+				"drains such as `lru_add_drain_all()` reaching another CPU's batches, migration, "
+				"per-CPU data on two CPUs): with 2 vCPUs under tcg-icount QEMU runs them round-robin "
+				"on one clock, and a wake-up on one waits ~1 ms slices of the other's instructions "
+				"(METHODOLOGY.md, \"Two vCPUs under tcg-icount, traced\"); run `--accel kvm` for "
+				"them. ");
 		else
 			fprintf(f, "With %u vCPUs, 1 µs is 1000 instructions of all of them together: a section on "
 				"one vCPU lasts its own instructions plus those the others ran meanwhile (up to %u× "
@@ -152,6 +157,81 @@ static void answer_section(FILE *f, const struct group *g)
 		fprintf(f, "; no wake-up over %llu µs traced", (unsigned long long)w->threshold_us);
 }
 
+static void md_answer_integrity(FILE *f, const struct run *run);
+static void md_answer_locks(FILE *f, const struct run *run);
+
+/*
+ * A kernel that corrupts data or crashes has failed, whatever its latency:
+ * corrupted data, a panic, an oops, a BUG (scheduling while atomic among
+ * them), in a cell that ran a workload (the modules pass provokes splats on
+ * purpose).
+ */
+static const char *const failure_kinds[] = {
+	"panic", "oops", "bug", "scheduling-while-atomic", "sleeping-in-atomic",
+};
+
+static bool cell_modules_only(const struct cell *c)
+{
+	return !strcmp(kv_str(&c->meta, "passes", ""), "modules");
+}
+
+/* The failures of variant v's cells, in words ("zram: data corrupted; squashfs: oops"), into buf. */
+static size_t variant_failures(const struct run *run, const char *v, char *buf, size_t size)
+{
+	size_t i, k, n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+		const char *what = NULL;
+		unsigned int j;
+
+		if (strcmp(c->variant, v) || cell_modules_only(c))
+			continue;
+		if (cell_corrupted(c))
+			what = "data corrupted";
+		for (j = 0; j < c->nfindings && !what; j++)
+			for (k = 0; k < ARRAY_SIZE(failure_kinds) && !what; k++)
+				if (!strcmp(c->findings[j].kind, failure_kinds[k]))
+					what = failure_kinds[k];
+		if (!what)
+			continue;
+		/* One entry per workload and kind. */
+		{
+			char entry[160];
+
+			snprintf(entry, sizeof(entry), "%s: %s", c->workload, what);
+			if (strstr(buf, entry))
+				continue;
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s", n ? "; " : "", entry);
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Which variants failed the correctness half of the claim: a line that
+ * names them and why, or that none did.
+ */
+static void md_answer_failed(FILE *f, const struct run *run)
+{
+	char why[1024];
+	size_t v, n = 0;
+
+	for (v = 0; v < run->nvariants; v++) {
+		if (!variant_failures(run, run->variants[v], why, sizeof(why)))
+			continue;
+		fprintf(f, "%s **%s** (%s)", n++ ? "," : "- **Failed** (corrupted data or a kernel crash, BUG or "
+			"oops in a workload's cell):", run->variants[v], why);
+	}
+	if (n)
+		fprintf(f, ".\n");
+	else
+		fprintf(f, "- Failed (corrupted data or a kernel crash, BUG or oops in a workload's cell): none.\n");
+}
+
 /*
  * The answer first: the primary question's verdict with what left the trace
  * on each side, the A/A check per workload, expectations the run
@@ -168,8 +248,15 @@ static void md_answer(FILE *f, const struct run *run)
 	if (run->question_a)
 		q = comparison_of(run, run->question_a, run->question_b, run->question_workload);
 	if (q) {
-		fprintf(f, "**%s vs %s on %s** (the question kernels/comparisons asks first): %s%s; "
-			"%zu vs %zu repetitions", q->a->variant, q->b->variant, q->workload,
+		char setup[256];
+
+		/* The workload's parameters beside the headline: squashfs's block size sets its section. */
+		meta_values_where(run, "setup", "workload", q->workload, setup, sizeof(setup));
+		fprintf(f, "**%s vs %s on %s**", q->a->variant, q->b->variant, q->workload);
+		/* Cells from before the meta key have no setup: nothing to name. */
+		if (strcmp(setup, "?"))
+			fprintf(f, " (setup `%s`)", setup);
+		fprintf(f, " (the question kernels/comparisons asks first): %s%s; %zu vs %zu repetitions",
 			q->contradicts ? "**contradicts the expectation**: " : "", q->verdict, q->na, q->nb);
 		if (!isnan(q->p_max))
 			fprintf(f, ", p (max) = %.3f", q->p_max);
@@ -217,6 +304,9 @@ static void md_answer(FILE *f, const struct run *run)
 	}
 	fprintf(f, "- Kernel splats: %u in %zu cells%s.\n", splats, splat_cells,
 		splats ? " (see [Kernel splats](#kernel-splats))" : "");
+	md_answer_integrity(f, run);
+	md_answer_failed(f, run);
+	md_answer_locks(f, run);
 	fprintf(f, "- Did not finish: %zu cells (%zu TIMEOUT, %zu INVALID, %zu INFRA, %zu panicked); %zu "
 		"repetitions left out of the latency statistics%s.\n\n", unfinished,
 		count_status(run, "TIMEOUT"), count_status(run, "INVALID"), count_status(run, "INFRA"), panicked,
@@ -402,6 +492,10 @@ static void md_reviewer(FILE *f, const struct run *run)
 						"does not exercise the change\n", ga->verify_cell->nhits);
 			}
 			splats_line(f, run, vp->a, vp->b, run->workloads[w]);
+			if (ga->integrity_errors || gb->integrity_errors)
+				fprintf(f, "    data corrupted: %s %llu of %llu wrong; %s %llu of %llu wrong\n", vp->a,
+					ga->integrity_errors, ga->integrity_checked, vp->b, gb->integrity_errors,
+					gb->integrity_checked);
 		}
 		if (vp->equivalence) {
 			const char *p = vp->equivalence;
@@ -775,28 +869,342 @@ static void md_cell_targets(FILE *f, const struct run *run, const struct group *
 	md_targets_reached(f, g);
 }
 
+/* The tasks per vCPU of a cell, "T (P)": P the FIFO priority of each vCPU's first task; "" if unknown. */
+static const char *tasks_words(char *buf, size_t size, const struct cell *c)
+{
+	if (!c->tasks_per_cpu)
+		snprintf(buf, size, "%s", "");
+	else if (c->fifo_prio < 0)
+		snprintf(buf, size, "%u", c->tasks_per_cpu);
+	else if (!c->fifo_prio)
+		snprintf(buf, size, "%u (no FIFO)", c->tasks_per_cpu);
+	else
+		snprintf(buf, size, "%u (%d)", c->tasks_per_cpu, c->fifo_prio);
+	return buf;
+}
+
+/* The workload's tasks per vCPU over a group's cells: each distinct value once. */
+static void md_cell_tasks(FILE *f, const struct run *run, const struct group *g)
+{
+	char seen[256] = "", one[32];
+	size_t i, len = 0;
+
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) ||
+		    !tasks_words(one, sizeof(one), c)[0] || list_has(seen, one))
+			continue;
+		len += (size_t)snprintf(seen + len, sizeof(seen) - len, "%s%s", len ? ", " : "", one);
+		if (len >= sizeof(seen))
+			break;
+	}
+	fprintf(f, " %s |", seen[0] ? seen : "–");
+}
+
+/*
+ * A lock event at the workload's call site in a group's lock cell: the
+ * workload's hits there (boosts only, with boosts), the idle control at the
+ * same site (the event's idle total without an idle histogram). False if
+ * there is nothing to count (no cell, no such event, unavailable, no site,
+ * no stacks); *why then says which.
+ */
+static bool lock_at_site(const struct group *g, const char *event, bool boosts, unsigned long long *n,
+			 unsigned long long *idle, bool *has_idle, const char **why)
+{
+	const struct cell *c = g->lock_cell;
+	const struct lock_event *e = c ? cell_lock_event(c, event) : NULL;
+	unsigned int s;
+
+	*why = "–";
+	if (!e)
+		return false;
+	if (e->unavailable) {
+		*why = "n/a";
+		return false;
+	}
+	if (c->lock_site < 0 || !e->workload.present) {
+		*why = "?";
+		return false;
+	}
+	s = (unsigned int)c->lock_site;
+	*n = boosts ? e->workload.site_boosts[s] : e->workload.site_hits[s];
+	*has_idle = e->idle.present || e->has_idle;
+	if (e->idle.present)
+		*idle = boosts ? e->idle.site_boosts[s] : e->idle.site_hits[s];
+	else
+		*idle = e->idle_hits;
+	return true;
+}
+
+/*
+ * A group whose contention at the site wants a note: none on PREEMPT_RT (the
+ * tasks sharing a vCPU never met in the section), or some on a kernel
+ * without it (where a local_lock is preempt_disable()).
+ */
+static bool lock_site_odd(const struct group *g)
+{
+	unsigned long long n, idle;
+	bool has_idle;
+	const char *why;
+
+	if (!lock_at_site(g, LOCK_EVENT_CONTENTION, false, &n, &idle, &has_idle, &why) || !g->lock_cell->rt_known)
+		return false;
+	return g->lock_cell->preempt_rt ? n == 0 : n > 0;
+}
+
+static void md_lock_cell(FILE *f, const struct group *g, const char *event, bool boosts)
+{
+	unsigned long long n = 0, idle = 0;
+	bool has_idle = false;
+	const char *why;
+
+	if (!lock_at_site(g, event, boosts, &n, &idle, &has_idle, &why)) {
+		fprintf(f, " %s |", why);
+		return;
+	}
+	fprintf(f, " %llu", n);
+	if (has_idle)
+		fprintf(f, " (idle %llu)", idle);
+	fprintf(f, "%s |", !boosts && lock_site_odd(g) ? " †" : "");
+}
+
+static void md_cell_contention(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_lock_cell(f, g, LOCK_EVENT_CONTENTION, false);
+}
+
+static void md_cell_boosts(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_lock_cell(f, g, LOCK_EVENT_PI_SETPRIO, true);
+}
+
+/* Items the workload checked over the group's cells, and those it found wrong (examples in the note). */
+static void md_cell_integrity(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	if (!g->integrity_cells)
+		fprintf(f, " – |");
+	else if (g->integrity_errors)
+		fprintf(f, " **%llu of %llu wrong** |", g->integrity_errors, g->integrity_checked);
+	else
+		fprintf(f, " %llu checked, 0 wrong |", g->integrity_checked);
+}
+
+/* When a row is shown: always, or only for runs with that data. */
+enum md_row_when {
+	ROW_ALWAYS,
+	ROW_TRACED,	/* runs from before the plain/traced split have no traced kernel */
+	ROW_TASKS,	/* workloads that say their tasks per CPU */
+	ROW_LOCK,	/* verify passes that counted lock events */
+	ROW_INTEGRITY,	/* workloads that check their data */
+};
+
 /* The rows of a workload's table, in order: a label and how to fill a cell. */
 static const struct md_row {
 	const char *label;
 	void (*cell)(FILE *f, const struct run *run, const struct group *g);
-	bool needs_traced;	/* runs from before the plain/traced split have no traced kernel */
+	enum md_row_when when;
 } md_rows[] = {
-	{ "max latency (after the start-up window)", md_cell_max, false },
-	{ "typical worst second (median of per-second maxima)", md_cell_blocks, false },
-	{ "start-up max (inside the window)", md_cell_startup_max, false },
-	{ "p99", md_cell_p99, false },
-	{ "p99.9", md_cell_p999, false },
-	{ "median", md_cell_p50, false },
-	{ "wake-ups recorded / due", md_cell_wakeups, false },
-	{ "repetitions measured / cells", md_cell_reps, false },
-	{ "load through the latency pass", md_load, false },
-	{ "max latency on the traced kernel (one pass: the tracers' cost)", md_cell_traced_max, true },
-	{ "worst wake-up traced (timerlat): culprit", md_cell_wakeup, false },
-	{ "preemptoff worst: culprit", md_cell_preemptoff, false },
-	{ "irqsoff worst: culprit", md_cell_irqsoff, false },
-	{ "kernel splats (count)", md_cell_splats, false },
-	{ "targets reached (verify pass)", md_cell_targets, false },
+	{ "max latency (after the start-up window)", md_cell_max, ROW_ALWAYS },
+	{ "typical worst second (median of per-second maxima)", md_cell_blocks, ROW_ALWAYS },
+	{ "start-up max (inside the window)", md_cell_startup_max, ROW_ALWAYS },
+	{ "p99", md_cell_p99, ROW_ALWAYS },
+	{ "p99.9", md_cell_p999, ROW_ALWAYS },
+	{ "median", md_cell_p50, ROW_ALWAYS },
+	{ "wake-ups recorded / due", md_cell_wakeups, ROW_ALWAYS },
+	{ "repetitions measured / cells", md_cell_reps, ROW_ALWAYS },
+	{ "load through the latency pass", md_load, ROW_ALWAYS },
+	{ "tasks per vCPU (FIFO prio)", md_cell_tasks, ROW_TASKS },
+	{ "max latency on the traced kernel (one pass: the tracers' cost)", md_cell_traced_max, ROW_TRACED },
+	{ "worst wake-up traced (timerlat): culprit", md_cell_wakeup, ROW_ALWAYS },
+	{ "preemptoff worst: culprit", md_cell_preemptoff, ROW_ALWAYS },
+	{ "irqsoff worst: culprit", md_cell_irqsoff, ROW_ALWAYS },
+	{ "kernel splats (count)", md_cell_splats, ROW_ALWAYS },
+	{ "targets reached (verify pass)", md_cell_targets, ROW_ALWAYS },
+	{ "RT lock slow path at the site (verify)", md_cell_contention, ROW_LOCK },
+	{ "PI boosts at the site (verify)", md_cell_boosts, ROW_LOCK },
+	{ "data integrity", md_cell_integrity, ROW_INTEGRITY },
 };
+
+static bool md_row_shown(const struct run *run, const struct md_row *r)
+{
+	switch (r->when) {
+	case ROW_TRACED: return run->has_traced;
+	case ROW_TASKS: return run->has_tasks;
+	case ROW_LOCK: return run->has_lock_events;
+	case ROW_INTEGRITY: return run->has_integrity;
+	default: return true;
+	}
+}
+
+/* text with the characters that would end a table cell or a code span made harmless. */
+static void md_text(FILE *f, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '|')
+			fputs("\\|", f);
+		else if (*text == '`')
+			fputc('\'', f);
+		else if (*text != '\n' && *text != '\r')
+			fputc(*text, f);
+	}
+}
+
+/* "data corrupted in V/W/C: M of N wrong, first: TEXT" (the pass named with pass). */
+static void corruption_words(FILE *f, const struct cell *c, bool pass)
+{
+	fprintf(f, "data corrupted in %s/%s/%s: %llu of %llu wrong", c->variant, c->workload, c->name,
+		(unsigned long long)c->integrity.errors, (unsigned long long)c->integrity.checked);
+	if (pass)
+		fprintf(f, " (%s pass)", c->integrity.first_pass);
+	fputs(", first: ", f);
+	md_text(f, c->integrity.first);
+}
+
+/* The call site a group's lock rows count at, or NULL. */
+static const char *group_lock_site(const struct group *g)
+{
+	const struct cell *c = g->lock_cell;
+
+	return c && c->lock_site >= 0 ? c->lock_sites[c->lock_site] : NULL;
+}
+
+/*
+ * Below a workload's table: what the lock rows count, the columns marked †,
+ * and each cell whose data came back wrong, with its first example.
+ */
+static void md_workload_notes(FILE *f, const struct run *run, size_t w)
+{
+	const char *sites[8];
+	size_t v, i, nsites = 0, n = 0, j;
+
+	for (v = 0; v < run->nvariants; v++) {
+		const char *site = group_lock_site(run_group(run, v, w));
+
+		for (j = 0; site && j < nsites && strcmp(sites[j], site); j++)
+			;
+		if (site && j == nsites && nsites < ARRAY_SIZE(sites))
+			sites[nsites++] = site;
+	}
+	if (nsites) {
+		fprintf(f, "%s- Lock rows, verify pass: `lock:contention_begin` entries into the RT lock slow path "
+			"(`LCB_F_RT`) and `sched:sched_pi_setprio` boosts (a waiter raising the lock owner), counted on "
+			"the stacks through a boundary function of the workload's call site, ", n++ ? "" : "\n");
+		print_list(f, sites, nsites, " / ");
+		fprintf(f, "; the idle control of the same length in parentheses. Without PREEMPT_RT a local_lock "
+			"is `preempt_disable()`: no slow path, none expected.\n");
+	}
+	for (v = 0; v < run->nvariants; v++) {
+		const struct group *g = run_group(run, v, w);
+		const struct cell *c = g->lock_cell;
+		const struct lock_event *e = c ? cell_lock_event(c, LOCK_EVENT_CONTENTION) : NULL;
+
+		if (lock_site_odd(g)) {
+			unsigned long long all = e->workload.hits;
+
+			if (c->preempt_rt)
+				fprintf(f, "%s- † %s: %s: no contention reached (PREEMPT_RT; %llu slow-path entries "
+					"elsewhere).\n", n++ ? "" : "\n", g->variant, group_lock_site(g), all);
+			else
+				fprintf(f, "%s- † %s: %s: RT lock slow path taken on a kernel without PREEMPT_RT "
+					"(unexpected).\n", n++ ? "" : "\n", g->variant, group_lock_site(g));
+		}
+		if (c && c->lock_site >= 0 && !c->lock_site_by_targets)
+			fprintf(f, "%s- %s: no verify target is a call site's function; the lock rows count at the site "
+				"with the most contention, %s.\n", n++ ? "" : "\n", g->variant, group_lock_site(g));
+	}
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (strcmp(c->workload, run->workloads[w]) || !cell_corrupted(c))
+			continue;
+		fprintf(f, "%s- **", n++ ? "" : "\n");
+		corruption_words(f, c, true);
+		fputs("**\n", f);
+	}
+}
+
+/*
+ * The answer's line on data integrity, beside the splats: every cell whose
+ * workload read back wrong data (a finding, whatever else it shows), or how
+ * much was checked and found right.
+ */
+static void md_answer_integrity(FILE *f, const struct run *run)
+{
+	unsigned long long checked = 0;
+	size_t i, cells = 0, corrupted = 0, n = 0;
+
+	if (!run->has_integrity)
+		return;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		checked += c->integrity.checked;
+		cells += c->integrity.present;
+		corrupted += cell_corrupted(c);
+	}
+	if (!corrupted) {
+		fprintf(f, "- Data integrity: %llu items checked in %zu cells, none wrong.\n", checked, cells);
+		return;
+	}
+	fprintf(f, "- **Data corrupted** in %zu of the %zu cells that checked their data (a finding; see "
+		"[Data corruption](#data-corruption)): ", corrupted, cells);
+	for (i = 0; i < run->ncells; i++) {
+		if (!cell_corrupted(&run->cells[i]))
+			continue;
+		fputs(n++ ? "; " : "", f);
+		corruption_words(f, &run->cells[i], false);
+	}
+	fputs(".\n", f);
+}
+
+/*
+ * The answer's line on the lock itself: per workload, the RT lock slow-path
+ * entries and PI boosts at its call site, per variant; a PREEMPT_RT variant
+ * that reached none, or a non-RT one that reached some, said so.
+ */
+static void md_answer_locks(FILE *f, const struct run *run)
+{
+	size_t w, v, nw = 0;
+
+	if (!run->has_lock_events)
+		return;
+	fprintf(f, "- RT lock contention at the workload's call site (verify pass; slow-path entries / PI boosts):");
+	for (w = 0; w < run->nworkloads; w++) {
+		size_t nv = 0;
+
+		for (v = 0; v < run->nvariants; v++) {
+			const struct group *g = run_group(run, v, w);
+			unsigned long long n = 0, idle, boosts = 0;
+			bool has_idle, has_boosts;
+			const char *why, *bwhy;
+
+			if (!g->lock_cell)
+				continue;
+			if (!nv++)
+				fprintf(f, "%s %s (%s):", nw++ ? ";" : "", run->workloads[w],
+					group_lock_site(g) ? group_lock_site(g) : "no call site");
+			fprintf(f, "%s %s ", nv > 1 ? "," : "", g->variant);
+			if (!lock_at_site(g, LOCK_EVENT_CONTENTION, false, &n, &idle, &has_idle, &why)) {
+				fputs(why, f);
+				continue;
+			}
+			has_boosts = lock_at_site(g, LOCK_EVENT_PI_SETPRIO, true, &boosts, &idle, &has_idle, &bwhy);
+			if (g->lock_cell->preempt_rt && !n)
+				fputs("**no contention reached**", f);
+			else if (has_boosts)
+				fprintf(f, "%llu / %llu", n, boosts);
+			else
+				fprintf(f, "%llu / %s", n, bwhy);
+			if (g->lock_cell->rt_known && !g->lock_cell->preempt_rt)
+				fputs(n ? " (**not PREEMPT_RT: unexpected**)" : " (not PREEMPT_RT)", f);
+		}
+	}
+	fputs(nw ? ".\n" : " no workload's cells counted them.\n", f);
+}
 
 /* Links to the cells' per-second plots, a line per variant. */
 static void md_series(FILE *f, const struct run *run, const char *workload)
@@ -849,13 +1257,14 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
 	for (r = 0; r < ARRAY_SIZE(md_rows); r++) {
-		if (md_rows[r].needs_traced && !run->has_traced)
+		if (!md_row_shown(run, &md_rows[r]))
 			continue;
 		fprintf(f, "| %s |", md_rows[r].label);
 		for (v = 0; v < run->nvariants; v++)
 			md_rows[r].cell(f, run, run_group(run, v, w));
 		fputc('\n', f);
 	}
+	md_workload_notes(f, run, w);
 
 	fprintf(f, "\n| comparison | worst second: ratio [95%% interval] | pass max: ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
 		"|---|---|---|---|---|---|---|---|\n");
@@ -943,6 +1352,24 @@ static void md_problems(FILE *f, const struct run *run)
 	}
 	if (n)
 		fputc('\n', f);
+	n = 0;
+	for (i = 0; i < run->ncells; i++) {
+		const struct cell *c = &run->cells[i];
+
+		if (!cell_corrupted(c))
+			continue;
+		if (!n++)
+			fprintf(f, "## Data corruption\n\nWhat a workload read back and found wrong (its "
+				"`locklat-integrity` lines, summed over the cell's passes): a finding, never OK.\n\n"
+				"| cell | status | wrong / checked | first in | first wrong item |\n|---|---|---|---|---|\n");
+		fprintf(f, "| %s/%s/%s | %s | %llu / %llu | %s pass | `", c->variant, c->workload, c->name, c->status,
+			(unsigned long long)c->integrity.errors, (unsigned long long)c->integrity.checked,
+			c->integrity.first_pass);
+		md_text(f, c->integrity.first);
+		fputs("` |\n", f);
+	}
+	if (n)
+		fputc('\n', f);
 }
 
 static void md_modules(FILE *f, const struct run *run)
@@ -1024,6 +1451,71 @@ static void md_modules(FILE *f, const struct run *run)
 	fputc('\n', f);
 }
 
+/* A workload's meta value (its cells agree on it), or NULL when none says. */
+static const char *workload_meta(const struct run *run, const char *workload, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strcmp(run->cells[i].workload, workload) && kv_str(&run->cells[i].meta, key, NULL))
+			return kv_str(&run->cells[i].meta, key, NULL);
+	return NULL;
+}
+
+/*
+ * Workloads that drive one call site (the same verify targets) with other
+ * parameters, side by side: squashfs and squashfs-128k differ by the block
+ * size alone, which sets the length of the non-RT section. Per variant the
+ * median maximum and its ratio to the first workload of the set.
+ */
+static void md_same_site(FILE *f, const struct run *run)
+{
+	bool done[64] = { false };
+	size_t a, b, v;
+
+	for (a = 0; a < run->nworkloads && a < ARRAY_SIZE(done); a++) {
+		const char *ta = workload_meta(run, run->workloads[a], "targets");
+		size_t set[16], n = 0, k;
+
+		if (done[a] || run->modules_only[a] || !ta || !strcmp(ta, "-"))
+			continue;
+		set[n++] = a;
+		for (b = a + 1; b < run->nworkloads && b < ARRAY_SIZE(done) && n < ARRAY_SIZE(set); b++) {
+			const char *tb = workload_meta(run, run->workloads[b], "targets");
+
+			if (tb && !strcmp(ta, tb)) {
+				set[n++] = b;
+				done[b] = true;
+			}
+		}
+		if (n < 2)
+			continue;
+		fprintf(f, "## One call site, other parameters: `%s`\n\n", ta);
+		fprintf(f, "Median maximum after the start-up window (µs), and its ratio to `%s`'s; the setup "
+			"names each workload's parameters.\n\n| workload (setup) |", run->workloads[set[0]]);
+		md_variant_columns(f, run, NULL);
+		for (k = 0; k < n; k++) {
+			const char *setup = workload_meta(run, run->workloads[set[k]], "setup");
+
+			fprintf(f, "| %s (`%s`) |", run->workloads[set[k]], setup ? setup : "?");
+			for (v = 0; v < run->nvariants; v++) {
+				const struct group *g = run_group(run, v, set[k]), *g0 = run_group(run, v, set[0]);
+
+				if (!g->n) {
+					fprintf(f, " – |");
+					continue;
+				}
+				fprintf(f, " %.0f", median(g->max, g->n));
+				if (k && g0->n && median(g0->max, g0->n) > 0)
+					fprintf(f, " (%.2f×)", median(g->max, g->n) / median(g0->max, g0->n));
+				fprintf(f, " |");
+			}
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+}
+
 void render_markdown(const struct run *run)
 {
 	FILE *f = render_open(run, "summary.md");
@@ -1033,6 +1525,7 @@ void render_markdown(const struct run *run)
 	for (w = 0; w < run->nworkloads; w++)
 		if (!run->modules_only[w])
 			md_workload(f, run, w);
+	md_same_site(f, run);
 	md_modules(f, run);
 	md_problems(f, run);
 	render_close(f, run, "summary.md");

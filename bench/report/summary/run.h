@@ -47,6 +47,10 @@ struct group {
 	const struct cell *verify_cell;	/* the first repetition with target hits */
 	const struct cell *wakeup_cell;	/* the first repetition whose timerlat pass reported */
 	const struct cell *traced_cell;	/* the cell on the traced kernel (cell.h: traced_kernel) */
+	const struct cell *lock_cell;	/* the first repetition with the verify pass's lock events */
+	/* Data integrity over all its cells (the traced one too): items checked, wrong, cells with errors. */
+	unsigned long long integrity_checked, integrity_errors;
+	size_t integrity_cells, corrupted_cells;
 	/*
 	 * What a traced section or wake-up is held against (trace_beyond_latency):
 	 * the whole-pass maximum of the traced cell's own latency pass, same
@@ -171,6 +175,9 @@ struct run {
 	bool *latency_planned;		/* some cell of it was to run a latency pass */
 	const struct cell **modules_cells;	/* a variant's first cell with modules results, or NULL */
 	bool has_traced;		/* some cell ran on a traced kernel (the plain/traced split) */
+	bool has_tasks;			/* some cell says its workload's tasks per CPU */
+	bool has_lock_events;		/* some cell has the verify pass's lock events */
+	bool has_integrity;		/* some cell's workload checked its data */
 };
 
 /* The group of variant v on workload w (indices into run->variants, run->workloads). */

@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 	struct storm_set set = { 0 };
 	struct wl_common wc;
 	pthread_t runner;
+	uint64_t quiet_end;
 	bool covered;
 	unsigned int i;
 	int c, fd;
@@ -265,6 +266,14 @@ int main(int argc, char **argv)
 	while (!set.done)
 		listen_once(fd, 100);
 	pthread_join(runner, NULL);
+	/*
+	 * A child reaped by waitpid() may still be running the tail of
+	 * do_exit(): proc_exit_connector() comes after exit_notify(), so its
+	 * exit event can follow a sentinel sent now. Drain until the socket
+	 * has been quiet for 200 ms (at most 5 s) first ...
+	 */
+	for (quiet_end = now_ns() + 5000000000ULL; now_ns() < quiet_end && listen_once(fd, 200);)
+		;
 	/*
 	 * ... and then until a message from every CPU came after their last
 	 * (the socket drained up to them): a loss at the end shows too.

@@ -292,9 +292,15 @@ logs=("$partial/console.log")
 "$LOCKLAT_ROOT/bench/host/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
 
 # integrity_summary GUEST_DIR: the workloads' own data checks
-# (locklat-integrity lines, workloads/lib/workload.h) over every pass: "M of
-# N checks wrong in the P pass (first: ...)" when any failed, else nothing.
+# (locklat-integrity lines, workloads/lib/workload.h) over every pass, in the
+# order the passes ran: "M of N checks wrong (first, P pass: ...)" when any
+# failed, else nothing.
 integrity_summary() {
+	local p outs=()
+	for p in $passes; do
+		[ -f "$1/workload-$p.out" ] && outs+=("$1/workload-$p.out")
+	done
+	[ ${#outs[@]} -gt 0 ] || return 0
 	awk '$1 == "locklat-integrity" {
 		pass = FILENAME; sub(/.*workload-/, "", pass); sub(/\.out$/, "", pass)
 		c = $3; e = $4; sub(/^checked=/, "", c); sub(/^errors=/, "", e)
@@ -302,7 +308,7 @@ integrity_summary() {
 		if (e > 0 && first == "") { first = $0; sub(/^.* first=/, "", first); where = pass }
 	} END {
 		if (errors > 0) printf "%d of %d checks wrong (first, %s pass: %s)\n", errors, checked, where, first
-	}' "$1"/workload-*.out 2>/dev/null
+	}' "${outs[@]}"
 }
 
 # status: what this cell says, worst first.

@@ -79,7 +79,7 @@ printf '%s\n' "description=a workload added by faults.t" setup=none targets=- co
 printf '%s\n' "description=local_lock on PREEMPT_RT under lockdep" "patches=baseline local-lock" \
 	"configs=guest-base rt lockdep" bootargs= >"$copy/kernels/variants/lockdep-rt"
 plan=$("$copy/run-matrix.sh" --dry-run --out "$tmp/run-extra" 2>&1)
-tap_like "$plan" "workloads: +extra lru modules squashfs zram\$" "the default plan takes the new workload (default=yes)"
+tap_like "$plan" "workloads: +extra lru modules squashfs squashfs-128k zram\$" "the default plan takes the new workload (default=yes)"
 tap_like "$plan" "variants: +.* lockdep-rt( |\$)" "and the new variant"
 "$copy/run-matrix.sh" --variants baseline,lockdep-rt --workloads extra --reps 1 --duration 1 --warmup 1 \
 	--accel tcg-icount --jobs 1 --out "$tmp/run-extra" >"$tmp/run-extra.log" 2>&1

@@ -6,6 +6,8 @@
  * hashes (workloads/zram/pages.c). Every corruption must be caught.
  */
 #define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,13 +121,39 @@ static void test_pages(void)
 	free(mem);
 }
 
+/* A failed swap-in's SIGBUS returns to the check that set wl_sigbus_return. */
+static void test_sigbus(void)
+{
+	volatile int returned = 0;
+	sigjmp_buf env;
+
+	wl_sigbus_install();
+	wl_sigbus_return = &env;
+	if (sigsetjmp(env, 1))
+		returned = 1;
+	else
+		raise(SIGBUS);
+	wl_sigbus_return = NULL;
+	ok(returned, "a SIGBUS inside a check returns to it");
+	/* Twice: the handler must not leave SIGBUS blocked after siglongjmp. */
+	returned = 0;
+	wl_sigbus_return = &env;
+	if (sigsetjmp(env, 1))
+		returned = 1;
+	else
+		raise(SIGBUS);
+	wl_sigbus_return = NULL;
+	ok(returned, "and again: the signal is not left blocked");
+}
+
 int main(void)
 {
-	tap_plan(28);
+	tap_plan(30);
 	ll_prog = "test-integrity";
 	test_count();
 	test_hashes();
 	test_sums();
 	test_pages();
+	test_sigbus();
 	tap_exit();
 }

@@ -529,3 +529,27 @@ uint64_t wl_hash64(const void *data, size_t len)
 	}
 	return wl_fnv1a(p + i, len - i, h);
 }
+
+__thread sigjmp_buf *wl_sigbus_return;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	if (wl_sigbus_return)
+		siglongjmp(*wl_sigbus_return, 1);
+	/* Not inside a check: the default action. */
+	signal(SIGBUS, SIG_DFL);
+	raise(SIGBUS);
+}
+
+void wl_sigbus_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	/* siglongjmp leaves the handler: SIGBUS must not stay blocked. */
+	sa.sa_flags = SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}

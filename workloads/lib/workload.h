@@ -51,6 +51,7 @@
 #define LOCKLAT_WORKLOAD_H
 
 #include <getopt.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -218,6 +219,15 @@ void wl_progress_end(void);
  */
 void wl_stats(const char *workload, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Reading back memory the kernel swapped may fail with SIGBUS (a swap-in
+ * that did not decompress): a check sets its thread's wl_sigbus_return to
+ * a sigsetjmp() buffer around the reads, and wl_sigbus_install()'s handler
+ * returns there. With it NULL the signal takes its default action.
+ */
+extern __thread sigjmp_buf *wl_sigbus_return;
+void wl_sigbus_install(void);
 
 /* A /proc/vmstat counter, or 0 when the kernel does not have it. */
 uint64_t wl_vmstat(const char *name);

@@ -242,19 +242,6 @@ static int file_read_twice(struct worker *w, int fd, size_t bytes)
 	return 0;
 }
 
-/* Where a task's SIGBUS returns to: reading a page back failed. */
-static __thread sigjmp_buf *sigbus_return;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	if (sigbus_return)
-		siglongjmp(*sigbus_return, 1);
-	/* Not inside a check: the default action. */
-	signal(SIGBUS, SIG_DFL);
-	raise(SIGBUS);
-}
-
 /* What a page of the mapping went through, for the error message. */
 static const char *anon_step(size_t page, size_t pages)
 {
@@ -275,9 +262,9 @@ static void anon_check(struct worker *w, const char *mem, uint64_t seed)
 	volatile size_t p = 0;
 	sigjmp_buf env;
 
-	sigbus_return = &env;
+	wl_sigbus_return = &env;
 	if (sigsetjmp(env, 1)) {
-		sigbus_return = NULL;
+		wl_sigbus_return = NULL;
 		w->sigbus++;
 		wl_integrity_checked(p - wrong);
 		wl_integrity_error("task %u cycle %llu anonymous page %zu (%s): reading it back failed (SIGBUS)",
@@ -296,7 +283,7 @@ static void anon_check(struct worker *w, const char *mem, uint64_t seed)
 				   w->base.index, (unsigned long long)w->cycles, (size_t)p,
 				   anon_step(p, pages), bad, bad + 7);
 	}
-	sigbus_return = NULL;
+	wl_sigbus_return = NULL;
 	wl_integrity_checked(pages - wrong);
 	w->anon_wrong += wrong;
 }
@@ -442,7 +429,6 @@ int main(int argc, char **argv)
 	static const char *const counters[] = {
 		"pswpout", "pgrotated", "compact_stall", "compact_migrate_scanned",
 	};
-	struct sigaction sa = { .sa_handler = on_sigbus, .sa_flags = SA_NODEFER };
 	uint64_t mib, cycles = 0, pages = 0, anon_wrong = 0, file_wrong = 0, sigbus = 0, pool = 0;
 	uint64_t before[ARRAY_SIZE(counters)];
 	struct hugetlb_rounds *rounds;
@@ -474,8 +460,7 @@ int main(int argc, char **argv)
 	hugetlb_check();
 	if (!wl_swap_active())
 		err_exit(LL_EXIT_FAIL, "no active swap: MADV_PAGEOUT would leave the pages in place (the swapdisk setup gives one)");
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
+	wl_sigbus_install();
 	for (i = 0; i < ARRAY_SIZE(counters); i++)
 		before[i] = wl_vmstat(counters[i]);
 	counters_check("at the start");

@@ -60,19 +60,6 @@ struct worker {
 	uint64_t *page_hash;		/* what each page held when written */
 };
 
-/* Where a worker's SIGBUS returns to: the swap-in of a page failed. */
-static __thread sigjmp_buf *sigbus_return;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	if (sigbus_return)
-		siglongjmp(*sigbus_return, 1);
-	/* Not inside a check: the default action. */
-	signal(SIGBUS, SIG_DFL);
-	raise(SIGBUS);
-}
-
 static size_t bytes_per_thread = 32 * CHUNK;
 
 /* orig_data_size and compr_data_size of zram0 (first two mm_stat fields). */
@@ -115,9 +102,9 @@ static unsigned int chunk_check(struct worker *w, char *mem, size_t c)
 	uint64_t got;
 	size_t p;
 
-	sigbus_return = &env;
+	wl_sigbus_return = &env;
 	if (sigsetjmp(env, 1)) {
-		sigbus_return = NULL;
+		wl_sigbus_return = NULL;
 		w->sigbus++;
 		wl_integrity_checked(next - wrong);
 		wl_integrity_error("task %u chunk %zu page %zu: swap-in failed (SIGBUS)",
@@ -131,7 +118,7 @@ static unsigned int chunk_check(struct worker *w, char *mem, size_t c)
 		wrong++;
 		next = p + 1;
 	}
-	sigbus_return = NULL;
+	wl_sigbus_return = NULL;
 	wl_integrity_checked(PAGES_PER_CHUNK - wrong);
 	return wrong;
 }
@@ -181,7 +168,6 @@ int main(int argc, char **argv)
 		{ "mib-per-thread", required_argument, NULL, OPT_MIB },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sigaction sa = { .sa_handler = on_sigbus, .sa_flags = SA_NODEFER };
 	uint64_t mib, out0, in0, orig, compr, chunks = 0, sigbus = 0;
 	struct wl_common wc;
 	struct worker *workers;
@@ -201,8 +187,7 @@ int main(int argc, char **argv)
 	}
 	if (!wl_swap_active())
 		err_exit(LL_EXIT_FAIL, "no active swap: set up zram swap first (the guest's zram setup)");
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
+	wl_sigbus_install();
 	out0 = wl_vmstat("pswpout");
 	in0 = wl_vmstat("pswpin");
 	wl_start(&wc, argc, argv);

@@ -252,11 +252,11 @@ static void md_answer(FILE *f, const struct run *run)
 
 		/* The workload's parameters beside the headline: squashfs's block size sets its section. */
 		meta_values_where(run, "setup", "workload", q->workload, setup, sizeof(setup));
-		fprintf(f, "**%s vs %s on %s**", q->a->variant, q->b->variant, q->workload);
+		fprintf(f, "**%s vs %s on %s** (", q->a->variant, q->b->variant, q->workload);
 		/* Cells from before the meta key have no setup: nothing to name. */
 		if (strcmp(setup, "?"))
-			fprintf(f, " (setup `%s`)", setup);
-		fprintf(f, " (the question kernels/comparisons asks first): %s%s; %zu vs %zu repetitions",
+			fprintf(f, "setup `%s`; ", setup);
+		fprintf(f, "the question kernels/comparisons asks first): %s%s; %zu vs %zu repetitions",
 			q->contradicts ? "**contradicts the expectation**: " : "", q->verdict, q->na, q->nb);
 		if (!isnan(q->p_max))
 			fprintf(f, ", p (max) = %.3f", q->p_max);

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 62
+tap_plan 63
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -312,4 +312,19 @@ grep -q '^## One call site, other parameters: `squashfs_decompress`$' "$site/sum
 	grep -qE '^\| squashfs \(`squashfs:xz,1M`\) \| [0-9]+ \|$' "$site/summary.md" &&
 	grep -qE '^\| squashfs-128k \(`squashfs:xz,128K`\) \| [0-9]+ \(1\.00×\) \|$' "$site/summary.md"
 tap_result $? "workloads of one call site side by side, with their setups and the ratio to the first"
+
+# The question's line names its workload's setup (squashfs's block size sets the section).
+question=$tmp/question
+for v in rt baseline-rt; do
+	mkdir -p "$question/$v/squashfs"
+	cp -a "$root/tests/fixtures/cells/contended-rt-squashfs" "$question/$v/squashfs/rep1"
+	sed -i "s/^variant=.*/variant=$v/" "$question/$v/squashfs/rep1/meta"
+	printf 'setup=squashfs:xz,1M\n' >>"$question/$v/squashfs/rep1/meta"
+done
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$question" >/dev/null
+# shellcheck disable=SC2016 # backquotes of Markdown, not of the shell
+tap_like "$(grep -m1 '^\*\*rt vs baseline-rt on squashfs\*\*' "$question/summary.md")" \
+	'^\*\*rt vs baseline-rt on squashfs\*\* \(setup `squashfs:xz,1M`; the question kernels/comparisons asks first\): ' \
+	"the question's line names the workload's setup"
 tap_done

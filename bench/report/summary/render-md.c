@@ -157,6 +157,17 @@ static void answer_section(FILE *f, const struct group *g)
 		fprintf(f, "; no wake-up over %llu µs traced", (unsigned long long)w->threshold_us);
 }
 
+/* A workload's meta value (its cells agree on it), or NULL when none says. */
+static const char *workload_meta(const struct run *run, const char *workload, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strcmp(run->cells[i].workload, workload) && kv_str(&run->cells[i].meta, key, NULL))
+			return kv_str(&run->cells[i].meta, key, NULL);
+	return NULL;
+}
+
 static void md_answer_integrity(FILE *f, const struct run *run);
 static void md_answer_locks(FILE *f, const struct run *run);
 
@@ -248,13 +259,12 @@ static void md_answer(FILE *f, const struct run *run)
 	if (run->question_a)
 		q = comparison_of(run, run->question_a, run->question_b, run->question_workload);
 	if (q) {
-		char setup[256];
-
 		/* The workload's parameters beside the headline: squashfs's block size sets its section. */
-		meta_values_where(run, "setup", "workload", q->workload, setup, sizeof(setup));
+		const char *setup = workload_meta(run, q->workload, "setup");
+
 		fprintf(f, "**%s vs %s on %s** (", q->a->variant, q->b->variant, q->workload);
 		/* Cells from before the meta key have no setup: nothing to name. */
-		if (strcmp(setup, "?"))
+		if (setup)
 			fprintf(f, "setup `%s`; ", setup);
 		fprintf(f, "the question kernels/comparisons asks first): %s%s; %zu vs %zu repetitions",
 			q->contradicts ? "**contradicts the expectation**: " : "", q->verdict, q->na, q->nb);
@@ -1449,17 +1459,6 @@ static void md_modules(FILE *f, const struct run *run)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
-}
-
-/* A workload's meta value (its cells agree on it), or NULL when none says. */
-static const char *workload_meta(const struct run *run, const char *workload, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->ncells; i++)
-		if (!strcmp(run->cells[i].workload, workload) && kv_str(&run->cells[i].meta, key, NULL))
-			return kv_str(&run->cells[i].meta, key, NULL);
-	return NULL;
 }
 
 /*

@@ -70,23 +70,6 @@ void meta_values(const struct run *run, const char *key, char *out, size_t size)
 	meta_values_of(run, key, false, out, size);
 }
 
-void meta_values_where(const struct run *run, const char *key, const char *where_key, const char *where_value,
-		       char *out, size_t size)
-{
-	size_t i, len = 0;
-
-	out[0] = '\0';
-	for (i = 0; i < run->ncells && len < size; i++) {
-		const char *v = kv_str(&run->cells[i].meta, key, "?");
-
-		if (strcmp(kv_str(&run->cells[i].meta, where_key, ""), where_value) || (len && list_has(out, v)))
-			continue;
-		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? ", " : "", v);
-	}
-	if (!len)
-		snprintf(out, size, "?");
-}
-
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-rep<N>. */
 void series_name(char *buf, size_t size, const struct cell *c)
 {

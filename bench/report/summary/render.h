@@ -30,9 +30,6 @@ const char *run_name(const struct run *run);
 /* Distinct values of a meta key over the cells (latency_only: those with a latency pass), ", "-separated. */
 void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size);
 void meta_values(const struct run *run, const char *key, char *out, size_t size);
-/* The same over the cells whose meta has where_key=where_value; "?" if none says. */
-void meta_values_where(const struct run *run, const char *key, const char *where_key, const char *where_value,
-		       char *out, size_t size);
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-<cell>. */
 void series_name(char *buf, size_t size, const struct cell *c);
 

@@ -121,29 +121,28 @@ static void test_pages(void)
 	free(mem);
 }
 
-/* A failed swap-in's SIGBUS returns to the check that set wl_sigbus_return. */
-static void test_sigbus(void)
+/* Whether a SIGBUS raised inside a check returns to it (wl_sigbus_return). */
+static int sigbus_returns(void)
 {
 	volatile int returned = 0;
 	sigjmp_buf env;
 
+	wl_sigbus_return = &env;
+	if (sigsetjmp(env, 1))
+		returned = 1;
+	else
+		raise(SIGBUS);
+	wl_sigbus_return = NULL;
+	return returned;
+}
+
+/* A failed swap-in's SIGBUS returns to the check that set wl_sigbus_return. */
+static void test_sigbus(void)
+{
 	wl_sigbus_install();
-	wl_sigbus_return = &env;
-	if (sigsetjmp(env, 1))
-		returned = 1;
-	else
-		raise(SIGBUS);
-	wl_sigbus_return = NULL;
-	ok(returned, "a SIGBUS inside a check returns to it");
+	ok(sigbus_returns(), "a SIGBUS inside a check returns to it");
 	/* Twice: the handler must not leave SIGBUS blocked after siglongjmp. */
-	returned = 0;
-	wl_sigbus_return = &env;
-	if (sigsetjmp(env, 1))
-		returned = 1;
-	else
-		raise(SIGBUS);
-	wl_sigbus_return = NULL;
-	ok(returned, "and again: the signal is not left blocked");
+	ok(sigbus_returns(), "and again: the signal is not left blocked");
 }
 
 int main(void)

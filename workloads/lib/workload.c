@@ -195,19 +195,25 @@ void wl_progress_end(void)
 	pthread_mutex_unlock(&progress.lock);
 }
 
+/* The locklat-integrity line, now, in one write(2) (no stdio buffer to lose or reorder). */
+static void integrity_print(const char *workload)
+{
+	char line[512];
+
+	wl_integrity_format(line, sizeof(line), workload);
+	dprintf(STDOUT_FILENO, "%s\n", line);
+}
+
 void wl_stats(const char *workload, const char *fmt, ...)
 {
 	va_list ap;
 
-	char integrity[512];
-
-	/* Its own write(2), before the last progress line (which stays right before the statistics). */
-	wl_integrity_format(integrity, sizeof(integrity), workload);
-	dprintf(STDOUT_FILENO, "%s\n", integrity);
+	/* Before the last progress line, which stays right before the statistics. */
+	integrity_print(workload);
 	wl_progress_end();
 	printf("locklat-stats workload=%s cpus=%llu tasks=%llu fifo_prio=%llu ", workload,
 	       (unsigned long long)layout.cpus, (unsigned long long)layout.tasks,
-	       (unsigned long long)(layout.tasks > 1 ? layout.fifo_prio : 0));
+	       (unsigned long long)layout.fifo_prio);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -309,6 +315,9 @@ void wl_start(struct wl_common *wc, int argc, char **argv)
 		err_exit(LL_EXIT_USAGE, "--cpus %llu, but only %ld CPUs are online",
 			 (unsigned long long)wc->cpus, sysconf(_SC_NPROCESSORS_ONLN));
 	wc->threads = wc->cpus * wc->tasks;
+	/* A lone task has nobody to preempt: no FIFO task then. */
+	if (wc->tasks < 2)
+		wc->fifo_prio = 0;
 	layout = *wc;
 	wl_signals_install();
 	wc->start_ns = now_ns();
@@ -386,7 +395,7 @@ void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *
 		w->index = i;
 		w->cpu = (unsigned int)(i / wc->tasks);
 		w->task = (unsigned int)(i % wc->tasks);
-		w->fifo = w->task == 0 && wc->fifo_prio > 0 && wc->tasks > 1;
+		w->fifo = w->task == 0 && wc->fifo_prio > 0;
 		w->pace_state = i + 1;
 		w->pace_max_ns = wc->pace_us * 1000;
 		w->deadline_ns = wc->start_ns + wc->duration_ns;
@@ -398,16 +407,12 @@ void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *
 		struct wl_worker *w = (struct wl_worker *)(workers + i * size);
 
 		if (w->error) {
-			char integrity[512];
-
 			/*
 			 * A kernel that corrupts data may also fail the
 			 * operations themselves: what was checked until then
 			 * still reaches the host.
 			 */
-			wl_integrity_format(integrity, sizeof(integrity),
-					    strncmp(ll_prog, "locklat-", 8) ? ll_prog : ll_prog + 8);
-			dprintf(STDOUT_FILENO, "%s\n", integrity);
+			integrity_print(strncmp(ll_prog, "locklat-", 8) ? ll_prog : ll_prog + 8);
 			err_exit(LL_EXIT_FAIL, "thread %u: %s: %s", i, w->what ? w->what : "failed",
 				 strerror(w->error));
 		}

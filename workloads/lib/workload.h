@@ -61,8 +61,8 @@
 struct wl_common {
 	uint64_t cpus;		/* --cpus C, default: the online CPUs */
 	uint64_t tasks;		/* --tasks T per CPU, default WL_DEFAULT_TASKS */
-	uint64_t fifo_prio;	/* --fifo-prio P of each CPU's first task; 0: none */
-	uint64_t pace_us;	/* --pace-us U: a FIFO task's longest sleep between operations */
+	uint64_t fifo_prio;	/* --fifo-prio P of each CPU's first task; 0: none (always with one task) */
+	uint64_t pace_us;	/* --pace-us U: added to a FIFO task's longest sleep (wl_pace()) */
 	uint64_t threads;	/* cpus * tasks, set by wl_start() */
 	uint64_t duration_ns;	/* --duration D, default 10 s */
 	uint64_t start_ns;	/* set by wl_start() */

@@ -364,10 +364,11 @@ LOCKLAT_HIST_RANGE_US=400000
 LOCKLAT_INTERVAL_US=200
 
 # The result layout (results/README.md) this suite writes. 4: repetitions on
-# the plain kernel and a traced cell per variant and workload (3: rep1 ran
+# the plain kernel and a traced cell per variant and workload, its tracer
+# passes twice, traces as trace-cmd .dat files (4: each once, as text; 3: rep1 ran
 # every pass on a kernel with the tracers; 2 had per-window maxima, 1 no
 # sample stream). run-matrix.sh resumes only a tree of this layout.
-LOCKLAT_LAYOUT_VERSION=4
+LOCKLAT_LAYOUT_VERSION=5
 # The raw disk a guest writes its results onto, and what a finished cell
 # takes (~5 MiB with its traces; the rest is margin). Overridable so that a
 # test can ask for more than any disk has.
@@ -392,13 +393,16 @@ LOCKLAT_SCRATCH_DISK_MIB=${LOCKLAT_SCRATCH_DISK_MIB:-128}
 # LOCKLAT_PASSES is what a traced cell runs (repetitions: latency alone),
 # LOCKLAT_PASSES_KNOWN every pass a cell may ask for. The latency pass comes
 # first: the timerlat pass sets its stop threshold from that pass's maximum.
-LOCKLAT_PASSES="latency timerlat preemptoff irqsoff verify"
-LOCKLAT_PASSES_KNOWN="$LOCKLAT_PASSES modules"
-# The timerlat pass stops at half the latency pass's maximum, never below
-# this many microseconds: above the idle noise under tcg-icount (10-110 us)
-# and timerlat's own IRQ with its stack capture (13 us measured), so that
-# what it stops at is the workload's (METHODOLOGY.md, "Passes, per cell").
-LOCKLAT_TIMERLAT_FLOOR_US=100
+# Each tracer pass runs twice ("NAME.2", after the others): one traced pass
+# is one sample of a noisy quantity, two show its spread.
+LOCKLAT_PASSES="latency timerlat preemptoff irqsoff timerlat.2 preemptoff.2 irqsoff.2 verify"
+LOCKLAT_PASSES_KNOWN="latency timerlat preemptoff irqsoff verify modules"
+# The timerlat pass stops at this percentage of the cell's latency-pass
+# maximum, and never at or below the idle noise it measures first over
+# LOCKLAT_TIMERLAT_IDLE_S guest seconds, so that what it stops at is the
+# workload's and of the maximum's size (METHODOLOGY.md, "Traced evidence").
+LOCKLAT_TIMERLAT_PERCENT=50
+LOCKLAT_TIMERLAT_IDLE_S=1
 
 # Tasks per vCPU of every workload ({tasks} in a workload's command): more
 # than one, pinned together, the first SCHED_FIFO (workloads/lib/workload.h),
@@ -423,9 +427,14 @@ targets_check() {
 	esac
 }
 
-# is_pass NAME: NAME is a pass a cell may run.
+# is_pass NAME: NAME is a pass a cell may run, or "TRACER.N" (N >= 2): a
+# pass of LOCKLAT_TRACED_PASSES run again.
 is_pass() {
-	[[ " $LOCKLAT_PASSES_KNOWN " == *" $1 "* ]]
+	if [[ $1 =~ ^([a-z]+)\.([2-9]|[1-9][0-9]+)$ ]]; then
+		[[ " $LOCKLAT_TRACED_PASSES " == *" ${BASH_REMATCH[1]} "* ]]
+	else
+		[[ " $LOCKLAT_PASSES_KNOWN " == *" $1 "* ]]
+	fi
 }
 
 # The out-of-tree modules of kernels/modules/ and what the guest runs them with.
@@ -500,7 +509,7 @@ kernel_dir() {
 passes_flavour() {
 	local p
 	for p in $1; do
-		[[ " $LOCKLAT_TRACED_PASSES " == *" $p "* ]] && { echo traced; return; }
+		[[ " $LOCKLAT_TRACED_PASSES " == *" ${p%%.*} "* ]] && { echo traced; return; }
 	done
 	echo plain
 }

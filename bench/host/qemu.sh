@@ -220,7 +220,7 @@ while kill -0 "$qemu_pid" 2>/dev/null; do
 		from=$(( console_size > 200 ? console_size - 199 : 1 ))
 		chunk=$(tail -c +"$from" "$out/console.log" | head -c "$((size - from + 1))")
 		case $chunk in *'locklat: '*) init_spoke=$now ;; esac
-		if [ -z "$hung_at" ] && grep -q 'locklat: step [a-z]*: hung' <<<"$chunk"; then
+		if [ -z "$hung_at" ] && grep -q 'locklat: step [a-z.0-9]*: hung, powering off' <<<"$chunk"; then
 			hung_at=$now
 		fi
 		console_size=$size

@@ -12,7 +12,8 @@
 #                     the latency pass's)
 #   --warmup S        seconds the workload runs before a pass measures (default 2)
 #   --passes LIST     space-separated, from: latency timerlat preemptoff
-#                     irqsoff verify modules (default: the workload's
+#                     irqsoff verify modules, and NAME.N for a tracer pass
+#                     run again (default: the workload's
 #                     passes= if it has one, else all but modules;
 #                     LOCKLAT_PASSES in lib/common.sh). With timerlat,
 #                     preemptoff or irqsoff the cell boots the variant's
@@ -42,6 +43,8 @@
 #   --targets LIST    comma-separated kernel functions the verify pass counts,
 #                     instead of the workload's targets= (an A/B run's: the
 #                     functions its range changes)
+#   --inject-hang P   for tests: the first attempt of pass P never ends (the
+#                     guest must end it, record it as hung and retry it once)
 #
 # The cell is assembled in DIR.partial and renamed to DIR when complete, so a
 # DIR that exists is complete (its meta has complete=1). Layout and meta keys:
@@ -55,7 +58,7 @@ set -euo pipefail
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
 tasks=$LOCKLAT_TASKS_PER_CPU
 passes=$LOCKLAT_PASSES passes_given=0 targets='' accel=auto cpus='' pin='' mem=512
-deadline='' initramfs='' step_budget='' silence_s='' function_trace=0
+deadline='' initramfs='' step_budget='' silence_s='' function_trace=0 inject_hang=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -85,6 +88,7 @@ while [ $# -gt 0 ]; do
 	--silence) silence_s=$2 ;;
 	--initramfs) initramfs=$2 ;;
 	--targets) targets=$2 ;;
+	--inject-hang) inject_hang=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
 	shift 2
@@ -111,6 +115,8 @@ positive_int mem "$mem" "$CELL_EXIT_USAGE"
 for p in $passes; do
 	is_pass "$p" || usage_error "unknown pass '$p' (known: $LOCKLAT_PASSES_KNOWN)"
 done
+[ -z "$inject_hang" ] || [[ " $passes " == *" $inject_hang "* ]] ||
+	usage_error "--inject-hang $inject_hang: not one of the cell's passes ($passes)"
 if [ -n "$workload" ] && ! workload_load "$workload"; then
 	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
 fi
@@ -210,7 +216,8 @@ job_write() {
 			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}" \
 			heartbeat "$LOCKLAT_HEARTBEAT_S" \
 			function_trace "$function_trace" \
-			timerlat_floor_us "$LOCKLAT_TIMERLAT_FLOOR_US" \
+			timerlat_percent "$LOCKLAT_TIMERLAT_PERCENT" timerlat_idle_s "$LOCKLAT_TIMERLAT_IDLE_S" \
+			inject_hang "$inject_hang" \
 			lock_events "$LOCKLAT_LOCK_EVENTS"
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
@@ -311,12 +318,26 @@ integrity_summary() {
 	}' "${outs[@]}"
 }
 
+# steps_last GUEST_DIR: each step's last "NAME STATUS" line of guest/steps, in
+# the order the steps first ran: a pass that hung and was retried (bench/guest/init)
+# is judged by its retry.
+steps_last() {
+	awk '!($1 in last) { order[++n] = $1 } { last[$1] = $2 }
+		END { for (i = 1; i <= n; i++) print order[i], last[order[i]] }' "$1/steps" 2>/dev/null
+}
+# steps_retried GUEST_DIR: the steps that hung once and ended on their retry.
+steps_retried() {
+	awk '$2 == "hung" { h[$1] = 1; next } $1 in h { print $1 }' "$1/steps" 2>/dev/null | sort -u | tr '\n' ' '
+}
+
 # status: what this cell says, worst first.
 reason=''
+final_steps=$(steps_last "$partial/guest")
+retried=$(steps_retried "$partial/guest")
 corrupt=$(integrity_summary "$partial/guest")
 # The step the guest was in: started on the console, never ended.
-hung_step=$(awk '/locklat: step [a-z]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
-	/locklat: step [a-z]+: exit/ { s = "" } END { print s }' "$partial/console.log" 2>/dev/null || true)
+hung_step=$(awk '/locklat: step [a-z.0-9]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
+	/locklat: step [a-z.0-9]+: exit/ { s = "" } END { print s }' "$partial/console.log" 2>/dev/null || true)
 if [ "$qemu_status" -eq 3 ]; then
 	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s${hung_step:+ in step $hung_step}"
 elif [ "$qemu_status" -eq 6 ]; then
@@ -331,14 +352,14 @@ elif [ -n "$corrupt" ]; then
 	# Wrong data is a finding whatever else the cell shows.
 	status=FINDINGS reason="data corrupted: $corrupt"
 	[ "$findings_status" -ne 1 ] || reason="$reason; kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
-elif grep -q ' hung$' "$partial/guest/steps" 2>/dev/null; then
-	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' "$partial/guest/steps") hung: no end within its budget of guest time (the guest's own watchdog)"
+elif grep -q ' hung$' <<<"$final_steps"; then
+	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' <<<"$final_steps") hung: no end within its budget of guest time (the guest's own watchdog), and again when retried; the other passes ran"
 elif [ "$results_status" -ne 0 ]; then
 	status=INVALID reason="the guest's results archive is damaged ($(head -n 1 "$partial/results-tar.err")): results disk full (${LOCKLAT_RESULTS_DISK_MIB} MiB) or the guest died while writing"
 elif [ ! -f "$partial/guest/guest-complete" ]; then
 	status=INVALID reason="the guest did not finish its steps"
-elif grep -qv ' 0$' "$partial/guest/steps" 2>/dev/null; then
-	status=INVALID reason="guest steps failed: $(grep -v ' 0$' "$partial/guest/steps" | tr '\n' ' ')"
+elif grep -qv ' 0$' <<<"$final_steps"; then
+	status=INVALID reason="guest steps failed: $(grep -v ' 0$' <<<"$final_steps" | tr '\n' ' ')"
 elif [ -n "$workload" ] && [ "$WORKLOAD_TARGETS" != - ] &&
 	[[ " $passes " == *" verify "* ]] &&
 	! awk '$2 ~ /^[0-9]+$/ && $2 > 0 { hit = 1 } END { exit !hit }' "$partial/guest/path-hits" 2>/dev/null; then
@@ -348,6 +369,8 @@ elif [ "$findings_status" -eq 1 ]; then
 else
 	status=OK
 fi
+# A pass that hung and whose retry ended is evidence from the retry; say so.
+[ -z "$retried" ] || reason="${reason:+$reason; }retried after a hang: ${retried% }"
 # A cell that did not finish still names what the kernel and the data said
 # before it stopped: a hang after an oops is the oops's.
 if [ "$status" = TIMEOUT ] || [ "$status" = INVALID ] || [ "$status" = INFRA ]; then

@@ -38,6 +38,8 @@ WORKLOADS := $(filter-out lib,$(patsubst workloads/%/,%,$(sort $(dir $(wildcard 
 HOST_BINS := $(HOST_TOOLS:%=$(BIN)/locklat-%) $(REPORT_TOOLS:%=$(BIN)/locklat-%)
 GUEST_BINS := $(WORKLOADS:%=$(GUEST_BIN)/locklat-%)
 JSONC := $$(pkg-config --cflags --libs json-c) -lm
+# The summary reads trace-cmd files with the field's libraries.
+TRACECMD := $$(pkg-config --cflags --libs libtracecmd libtraceevent)
 REPORT_CFLAGS := -Ibench/report/lib
 
 $(BIN)/locklat-%: bench/host/%/*.c $(COMMON_SRC) $(COMMON_HDR)
@@ -51,7 +53,7 @@ $(BIN)/locklat-guard: bench/host/guard/guard.c
 
 $(BIN)/locklat-%: bench/report/%/*.[ch] $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
 	@mkdir -p $(BIN)
-	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -o $@ $(filter %.c,$^) $(JSONC)
+	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -o $@ $(filter %.c,$^) $(JSONC) $(TRACECMD)
 
 # Static: the guest image carries no libraries for our own programs.
 $(GUEST_BIN)/locklat-%: workloads/%/*.[ch] $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
@@ -83,9 +85,10 @@ build/tests/test-lru: tests/unit/test-lru.c workloads/lru/procfs.c workloads/lru
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/lru -o $@ $< workloads/lru/procfs.c workloads/lru/verify.c
 
-build/tests/test-%: tests/unit/test-%.c bench/report/summary/cell.c $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
+SUMMARY_CELL_SRC := bench/report/summary/cell.c bench/report/summary/blame.c bench/report/summary/timerlat.c
+build/tests/test-%: tests/unit/test-%.c $(SUMMARY_CELL_SRC) $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -Ibench/report/summary -o $@ $< bench/report/summary/cell.c $(REPORT_LIB_SRC) $(COMMON_SRC) $(JSONC)
+	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -Ibench/report/summary -o $@ $< $(SUMMARY_CELL_SRC) $(REPORT_LIB_SRC) $(COMMON_SRC) $(JSONC) $(TRACECMD)
 
 tools: $(HOST_BINS) $(GUEST_BINS) $(UNIT_TESTS) ## build the C tools, workloads and unit tests
 

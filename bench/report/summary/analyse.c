@@ -317,6 +317,8 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 		g->irqsoff_too_long = trace_longer_than_pass(g->irqsoff_cell, &g->irqsoff_cell->irqsoff);
 	}
 	g->wakeup_flagged = g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup);
+	g->wakeup_inflated = g->wakeup_cell && g->wakeup_cell->wakeup.hit && g->n && g->latency_max_us > 0 &&
+			     g->wakeup_cell->wakeup.latency_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
 	group_max_by_length(run, g);
 }
 

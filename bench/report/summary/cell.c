@@ -93,30 +93,6 @@ void call_sites_free(struct call_sites *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
-/* The call site function is one of (a boundary one only, with boundary_only), or NULL. */
-static const char *call_site_of(const struct call_sites *cs, const char *function, bool boundary_only)
-{
-	unsigned int i, j;
-
-	for (i = 0; cs && i < cs->count; i++)
-		for (j = 0; j < (boundary_only ? cs->sites[i].nboundary : cs->sites[i].nfunctions); j++)
-			if (strcmp(cs->sites[i].functions[j], function) == 0)
-				return cs->sites[i].name;
-	return NULL;
-}
-
-/*
- * The call site whose section this is: one of whose boundary functions the
- * section opened (or, failing that, closed) in; NULL if neither is one.
- * trace_load and wakeup_load attribute alike through it.
- */
-static const char *section_site(const struct call_sites *cs, const char *opened, const char *closed)
-{
-	const char *site = opened[0] ? call_site_of(cs, opened, true) : NULL;
-
-	return site || !closed[0] ? site : call_site_of(cs, closed, true);
-}
-
 static int json_u64(json_object *obj, const char *key, uint64_t *out)
 {
 	json_object *v;
@@ -713,310 +689,32 @@ int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *
 	free(line);
 	fclose(f);
 
-	/*
-	 * Attribute: a section that opens or closes in a site's boundary
-	 * function is that site's; one whose stack merely passes through a
-	 * site (an interrupt entry that landed in squashfs_decompress) only
-	 * happened inside it.
-	 */
-	t->call_site = section_site(cs, t->started, t->ended);
-	t->at_site = t->call_site != NULL;
-	for (i = 0; !t->call_site && i < t->nstack; i++)
-		t->call_site = call_site_of(cs, t->stack[i], false);
-	if (t->at_site)
-		snprintf(t->culprit, sizeof(t->culprit), "%s → %s",
-			 t->started[0] ? t->started : "?", t->call_site);
-	else if (t->call_site)
-		snprintf(t->culprit, sizeof(t->culprit), "%s (inside %s)",
-			 t->started[0] ? t->started : "?", t->call_site);
-	else
-		copy_str(t->culprit, sizeof(t->culprit), t->started[0] ? t->started : "?");
+	{
+		const char *frames[8];
+
+		for (i = 0; i < t->nstack; i++)
+			frames[i] = t->stack[i];
+		blame_section(&t->blame, cs, t->started, t->ended, frames, t->nstack);
+	}
 	return 0;
-}
-
-/* The number just before the first " us" of line (rtla's "%9.2f us"), or -1. */
-static double us_before_unit(const char *line)
-{
-	const char *u = strstr(line, " us"), *p;
-
-	if (!u)
-		return -1;
-	for (p = u; p > line && (isdigit((unsigned char)p[-1]) || p[-1] == '.'); p--)
-		;
-	return p < u ? strtod(p, NULL) : -1;
-}
-
-/* "squashfs_decompress+0x2c/0x2e0" → "squashfs_decompress". */
-static void symbol_name(char *dst, size_t size, const char *sym)
-{
-	size_t n = strcspn(sym, "+ \t\n");
-
-	snprintf(dst, size, "%.*s", (int)(n < size ? n : size - 1), sym);
-}
-
-/* rtla.out: the auto-analysis of a stop, or the top table's thread maxima. */
-static void wakeup_report_load(struct wakeup_trace *w, FILE *f)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	bool in_stack = false, after_total = false, want_thread = false;
-
-	while (getline(&line, &cap, f) >= 0) {
-		char *s = trim(line);
-		unsigned int cpu;
-		unsigned long long count;
-		double v;
-
-		if (in_stack && !strncmp(s, "-> ", 3)) {
-			if (w->nstack < WAKEUP_MAX_FRAMES)
-				copy_str(w->stack[w->nstack++], sizeof(w->stack[0]), trim(s + 3));
-			continue;
-		}
-		in_stack = false;
-		if (want_thread && *s) {
-			/* "comm:pid   N us" (thread case) or "comm:pid" (IRQ case). */
-			sscanf(s, "%63s", w->blocking_thread);
-			want_thread = false;
-			continue;
-		}
-		if (strstr(s, "hit stop tracing")) {
-			w->hit = true;
-		} else if (!strncmp(s, "IRQ handler delay:", 18)) {
-			w->irq_delay_us = us_before_unit(s);
-		} else if (!strncmp(s, "IRQ latency:", 12) && !after_total) {
-			w->irq_latency_us = us_before_unit(s);
-		} else if (!strncmp(s, "Blocking thread:", 16)) {
-			v = us_before_unit(s);
-			if (v >= 0)
-				w->blocking_us = v;
-			want_thread = true;
-		} else if (!strcmp(s, "Blocking thread stack trace")) {
-			in_stack = true;
-		} else if (!strncmp(s, "----", 4) && !strchr(s, '|')) {
-			/* The rule before the total (the top table's rule has '|'). */
-			after_total = true;
-		} else if (after_total && strstr(s, "latency:")) {
-			w->irq = !strncmp(s, "IRQ", 3);
-			w->latency_us = us_before_unit(s);
-			after_total = false;
-		} else if (sscanf(s, "%u #%llu |", &cpu, &count) == 2) {
-			/* A row of the top table: the thread maximum is its last number. */
-			const char *last = strrchr(s, ' ');
-
-			v = last ? strtod(last, NULL) : 0;
-			if (v > w->top_max_us)
-				w->top_max_us = v;
-		}
-	}
-	free(line);
-}
-
-/*
- * "... [000] d..1.  12.345: preempt_enable: caller=f+0x1/0x2 parent=g+0x3/0x4":
- * the CPU, the event's name and what follows it; false for other lines.
- */
-static bool trace_line_split(char *line, unsigned int *cpu, char **event, char **rest)
-{
-	char *b = strstr(line, "] "), *p, *colon;
-
-	if (!b || b - line < 4 || sscanf(b - 4, "[%u]", cpu) != 1)
-		return false;
-	/* Past the flags and the timestamp's ": ". */
-	p = strstr(b, ": ");
-	if (!p)
-		return false;
-	*event = p + 2;
-	colon = strstr(*event, ": ");
-	if (colon) {
-		*colon = '\0';
-		*rest = colon + 2;
-	} else {
-		/* timerlat's own lines have no "name:": "#12 context irq timer_latency 5 ns". */
-		*rest = *event;
-		*event = "timerlat";
-	}
-	return true;
-}
-
-/*
- * timerlat_trace.txt: the stop is the last timerlat line (its CPU and
- * sequence number). On that CPU, the blocking section is the last preempt
- * disable before the timer IRQ and the first preempt enable after it (a
- * thread latency: the thread could not run until preemption came back on),
- * or, for an IRQ latency, the irqs-off section that ended where the IRQ came.
- */
-static void wakeup_sections_load(struct wakeup_trace *w, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL, last_irq_disable[96] = "", last_irq_enable[96] = "", last_preempt_disable[96] = "";
-	size_t cap = 0;
-	unsigned int stop_cpu = 0, stop_seq = 0, cpu, seq;
-	bool found = false, after_irq = false;
-	char ctx[16];
-
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) >= 0) {
-		char *event, *rest;
-
-		if (trace_line_split(line, &cpu, &event, &rest) && !strcmp(event, "timerlat") &&
-		    sscanf(rest, "#%u context %15s", &seq, ctx) == 2) {
-			stop_cpu = cpu;
-			stop_seq = seq;
-			found = true;
-		}
-	}
-	if (!found)
-		goto out;
-	rewind(f);
-	while (getline(&line, &cap, f) >= 0) {
-		char *event, *rest, *caller;
-
-		if (!trace_line_split(line, &cpu, &event, &rest) || cpu != stop_cpu)
-			continue;
-		if (!strcmp(event, "timerlat")) {
-			if (sscanf(rest, "#%u context %15s", &seq, ctx) != 2 || seq != stop_seq)
-				continue;
-			if (!strcmp(ctx, "irq")) {
-				after_irq = true;
-				if (w->irq) {
-					copy_str(w->opened, sizeof(w->opened), last_irq_disable);
-					copy_str(w->closed, sizeof(w->closed), last_irq_enable);
-					break;
-				}
-				copy_str(w->opened, sizeof(w->opened), last_preempt_disable);
-			} else {
-				break;	/* the thread ran */
-			}
-			continue;
-		}
-		caller = strstr(rest, "caller=");
-		if (!caller)
-			continue;
-		caller += 7;
-		if (after_irq) {
-			if (!strcmp(event, "preempt_enable") && !w->closed[0])
-				symbol_name(w->closed, sizeof(w->closed), caller);
-		} else if (!strcmp(event, "preempt_disable")) {
-			symbol_name(last_preempt_disable, sizeof(last_preempt_disable), caller);
-		} else if (!strcmp(event, "irq_disable")) {
-			symbol_name(last_irq_disable, sizeof(last_irq_disable), caller);
-		} else if (!strcmp(event, "irq_enable")) {
-			symbol_name(last_irq_enable, sizeof(last_irq_enable), caller);
-		}
-	}
-out:
-	free(line);
-	fclose(f);
-}
-
-/* A frame of the tracing code itself (ftrace, trace events, the ring buffer). */
-static bool tracing_frame(const char *fn)
-{
-	static const char *const prefixes[] = { "trace_", "tracing_", "__trace", "ring_buffer_", "rb_",
-						"ftrace_", "__ftrace", "perf_trace_" };
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* A spinlock function (kernel/locking/spinlock.c's, inlined helpers). */
-static bool lock_frame(const char *fn)
-{
-	return !strncmp(fn, "_raw_", 5) || !strncmp(fn, "__raw_", 6) || !strncmp(fn, "do_raw_", 7) ||
-	       !strncmp(fn, "queued_", 7);
 }
 
 int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs)
 {
-	char path[4096];
-	unsigned int i, first = 0;
-	FILE *f;
+	const char *frames[WAKEUP_MAX_FRAMES];
+	unsigned int i;
+	int ret = wakeup_dat_load(w, dir);
 
-	memset(w, 0, sizeof(*w));
-	snprintf(path, sizeof(path), "%s/threshold_us", dir);
-	if (read_u64_file(path, &w->threshold_us))
-		return 1;
-	snprintf(path, sizeof(path), "%s/rtla.out", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 1;
-	w->present = true;
-	wakeup_report_load(w, f);
-	fclose(f);
-	if (!w->hit)
-		return 0;
-	snprintf(path, sizeof(path), "%s/timerlat_trace.txt", dir);
-	wakeup_sections_load(w, path);
-
+	if (ret || !w->hit)
+		return ret;
+	for (i = 0; i < w->nstack; i++)
+		frames[i] = w->stack[i];
 	/*
-	 * The interrupted context starts after the IRQ entry (asm_*) frames;
-	 * its first frames may be the tracing of a preemptirq event the timer
-	 * IRQ landed in (this pass records them): the blocking function is
-	 * the first frame past those.
+	 * The stack is the timer interrupt's: context for a thread latency
+	 * (the code it found preemption off in), nothing about the irqs-off
+	 * section that held the interrupt itself back.
 	 */
-	for (i = 0; i < w->nstack && !first; i++)
-		if (!strncmp(w->stack[i], "asm_", 4))
-			first = i + 1;	/* the innermost: outer asm_ frames are the interrupted context's own entries */
-	for (i = first; i < w->nstack; i++)
-		if (!tracing_frame(w->stack[i]))
-			break;
-	if (i < w->nstack)
-		symbol_name(w->blocker, sizeof(w->blocker), w->stack[i]);
-
-	/* Attribution as for the tracers' sections (trace_load). */
-	w->call_site = section_site(cs, w->opened, w->closed);
-	w->at_site = w->call_site != NULL;
-	for (i = first; !w->call_site && i < w->nstack; i++) {
-		char fn[96];
-
-		symbol_name(fn, sizeof(fn), w->stack[i]);
-		w->call_site = call_site_of(cs, fn, false);
-	}
-	/*
-	 * The section as "opened…closed"; one name when they are the same
-	 * function or only one is known (the stop can come at the pass's first
-	 * late wake-up, inside a section that opened before the trace began);
-	 * the blocking function when neither is.
-	 */
-	{
-		char where[400];
-
-		if (w->opened[0] && w->closed[0] && strcmp(w->opened, w->closed))
-			snprintf(where, sizeof(where), "%s…%s", w->opened, w->closed);
-		else if (w->opened[0] || w->closed[0])
-			snprintf(where, sizeof(where), "%s", w->closed[0] ? w->closed : w->opened);
-		else
-			snprintf(where, sizeof(where), "%s", w->blocker[0] ? w->blocker : "?");
-		/*
-		 * A spinlock's section opens and closes in the lock functions
-		 * (the event's parent= is 0 without frame pointers), and which
-		 * frame took the lock the stack does not say: show where the
-		 * IRQ found the holder, three frames past tracing and lock code.
-		 */
-		if (!w->at_site && (lock_frame(w->opened) || lock_frame(w->closed))) {
-			unsigned int shown = 0;
-
-			for (i = first; i < w->nstack && shown < 3; i++) {
-				size_t len = strlen(where);
-				char fn[96];
-
-				if (tracing_frame(w->stack[i]) || lock_frame(w->stack[i]))
-					continue;
-				symbol_name(fn, sizeof(fn), w->stack[i]);
-				snprintf(where + len, sizeof(where) - len, "%s%s", shown++ ? " ← " : "; at ", fn);
-			}
-		}
-		if (w->at_site)
-			snprintf(w->culprit, sizeof(w->culprit), "%s → %s", where, w->call_site);
-		else if (w->call_site)
-			snprintf(w->culprit, sizeof(w->culprit), "%s (inside %s)", where, w->call_site);
-		else
-			snprintf(w->culprit, sizeof(w->culprit), "%s", where);
-	}
+	blame_section(&w->blame, cs, w->opened, w->closed, frames, w->irq ? 0 : w->nstack);
 	return 0;
 }
 
@@ -1673,6 +1371,89 @@ static bool cell_has_workload(const char *dir)
 	return has;
 }
 
+/* "NAME" for run 1, "NAME.N" after it (bench/guest/init's repeated passes). */
+static void run_name(char *dst, size_t size, const char *name, unsigned int run)
+{
+	if (run == 1)
+		snprintf(dst, size, "%s", name);
+	else
+		snprintf(dst, size, "%s.%u", name, run);
+}
+
+/*
+ * One tracer's runs (guest/NAME, guest/NAME.2, ...) into t: the worst of
+ * them, with every run's maximum. A run whose trace header disagrees with
+ * its tracing_max_latency is a broken trace: the cell is invalidated.
+ */
+static void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *dir, const char *name,
+			     const struct call_sites *cs)
+{
+	unsigned int run;
+
+	memset(t, 0, sizeof(*t));
+	for (run = 1; run <= TRACE_MAX_RUNS; run++) {
+		struct trace_worst r;
+		char path[4096], rn[16];
+
+		run_name(rn, sizeof(rn), name, run);
+		snprintf(path, sizeof(path), "%s/guest/%s", dir, rn);
+		if (trace_load(&r, path, cs))
+			continue;
+		if (r.header_us && r.header_us != r.max_us)
+			invalidate(c, "a latency trace's header and its tracing_max_latency disagree");
+		if (!t->present || r.max_us > t->max_us) {
+			uint64_t runs[TRACE_MAX_RUNS];
+			unsigned int n = t->nruns;
+
+			memcpy(runs, t->runs_us, sizeof(runs));
+			*t = r;
+			memcpy(t->runs_us, runs, sizeof(runs));
+			t->nruns = n;
+			snprintf(t->run, sizeof(t->run), "%s", rn);
+		}
+		t->runs_us[t->nruns++] = r.max_us;
+	}
+}
+
+/* The timerlat runs into c->wakeup: the hit with the largest latency, else the run with the largest max. */
+static void wakeup_runs_load(struct cell *c, const char *dir, const struct call_sites *cs)
+{
+	struct wakeup_trace *w = &c->wakeup;
+	unsigned int run;
+
+	memset(w, 0, sizeof(*w));
+	for (run = 1; run <= TRACE_MAX_RUNS; run++) {
+		struct wakeup_trace r;
+		char path[4096], rn[16];
+		bool better;
+
+		run_name(rn, sizeof(rn), "timerlat", run);
+		snprintf(path, sizeof(path), "%s/guest/%s", dir, rn);
+		if (wakeup_load(&r, path, cs))
+			continue;
+		better = !w->present || (r.hit && (!w->hit || r.latency_us > w->latency_us)) ||
+			 (!r.hit && !w->hit && (r.trace_lost || (!w->trace_lost && r.max_us > w->max_us)));
+		if (better) {
+			double runs[TRACE_MAX_RUNS];
+			unsigned int n = w->nruns;
+
+			memcpy(runs, w->runs_us, sizeof(runs));
+			*w = r;
+			memcpy(w->runs_us, runs, sizeof(runs));
+			w->nruns = n;
+			snprintf(w->run, sizeof(w->run), "%s", rn);
+		}
+		w->runs_us[w->nruns++] = r.has_max ? r.max_us : r.latency_us;
+	}
+}
+
+static void traces_load(struct cell *c, const char *dir, const struct call_sites *cs)
+{
+	tracer_runs_load(c, &c->preemptoff, dir, "preemptoff", cs);
+	tracer_runs_load(c, &c->irqsoff, dir, "irqsoff", cs);
+	wakeup_runs_load(c, dir, cs);
+}
+
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us)
 {
 	char path[4096];
@@ -1719,15 +1500,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 		/* Present but unreadable: a write cut short is no measurement. */
 		invalidate(c, "cyclictest.json does not parse (cut short?)");
 	}
-	snprintf(path, sizeof(path), "%s/guest/preemptoff", dir);
-	trace_load(&c->preemptoff, path, cs);
-	snprintf(path, sizeof(path), "%s/guest/irqsoff", dir);
-	trace_load(&c->irqsoff, path, cs);
-	snprintf(path, sizeof(path), "%s/guest/timerlat", dir);
-	wakeup_load(&c->wakeup, path, cs);
-	if (c->preemptoff.present && c->preemptoff.header_us &&
-	    c->preemptoff.header_us != c->preemptoff.max_us)
-		invalidate(c, "preemptoff: trace header and tracing_max_latency disagree");
+	traces_load(c, dir, cs);
 	modules_load(c, dir);
 	snprintf(path, sizeof(path), "%s/guest/steps", dir);
 	c->latency_step_ok = steps_latency_ok(path);

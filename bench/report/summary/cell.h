@@ -29,7 +29,35 @@ struct call_sites {
 	unsigned int count;
 };
 
-/* The worst section a latency tracer kept. */
+/*
+ * Who a traced section is blamed on (blame.c; METHODOLOGY.md, "Traced
+ * evidence"): a call site only when the section opened or closed in one of
+ * its boundary functions; an interrupt when it opened or closed in interrupt
+ * entry or exit code (its interrupted context is shown as context, never as
+ * a culprit); else nobody, with where it opened and closed.
+ */
+enum blame_kind { BLAME_NONE, BLAME_SITE, BLAME_INTERRUPT };
+
+struct blame {
+	enum blame_kind kind;
+	const char *call_site;		/* BLAME_SITE: kernels/call-sites' name */
+	char interrupt[80];		/* BLAME_INTERRUPT: "local timer interrupt", ... */
+	char section[200];		/* "opened…closed", or one name */
+	char context[240];		/* the interrupted code, or where the stack was: "f ← g ← h (in site)" */
+	char text[480];			/* all of it, in words */
+};
+
+/*
+ * The section that opened in opened and closed in closed (either may be ""),
+ * with its stack (innermost first; an interrupt's entry frames, asm_*,
+ * separate it from the code it interrupted), blamed by cs's rules.
+ */
+void blame_section(struct blame *b, const struct call_sites *cs, const char *opened, const char *closed,
+		   const char *const *stack, unsigned int nstack);
+
+#define TRACE_MAX_RUNS 4
+
+/* The worst section a latency tracer kept (the worst of its runs). */
 struct trace_worst {
 	bool present;
 	uint64_t max_us;	/* tracing_max_latency, read in the guest */
@@ -38,41 +66,45 @@ struct trace_worst {
 	char ended[128];
 	char stack[8][128];	/* innermost first, as the kernel prints it */
 	unsigned int nstack;
-	const char *call_site;	/* from kernels/call-sites, or NULL */
-	/*
-	 * The section opens or closes in one of call_site's boundary
-	 * functions (it is that site's section); false with a call_site: a
-	 * stack frame matched, the section only happened inside the site.
-	 */
-	bool at_site;
-	char culprit[200];	/* "started_at → call site", or "started_at (inside call site)" */
+	struct blame blame;
+	char run[16];		/* the pass it came from: "preemptoff", "preemptoff.2" */
+	/* Every run's maximum, in pass order: the spread of this noisy quantity. */
+	uint64_t runs_us[TRACE_MAX_RUNS];
+	unsigned int nruns;
 };
 
 #define WAKEUP_MAX_FRAMES 24
 
 /*
- * The worst wake-up, traced (the timerlat pass, guest/timerlat/): rtla
- * timerlat stopped at the first wake-up later than threshold_us, and its
- * auto-analysis (rtla.out) split it; the trace it saved
- * (timerlat_trace.txt) says where the blocking section opened and closed.
+ * The worst wake-up, traced (a timerlat pass, guest/timerlat[.N]/, read by
+ * timerlat.c from its timerlat.dat): tracing stopped at the first wake-up
+ * later than threshold_us; the sample that stopped it, the section that
+ * delayed it (preemptirq events) and the stack at the timer interrupt.
  */
 struct wakeup_trace {
-	bool present;		/* the pass ran and rtla reported */
+	bool present;		/* the pass ran: it wrote its threshold */
 	uint64_t threshold_us;
-	bool hit;		/* a wake-up crossed the threshold */
-	double top_max_us;	/* no hit: the largest thread latency timerlat saw */
+	uint64_t idle_max_us;		/* timerlat's idle noise, measured first (0: unknown) */
+	uint64_t latency_pass_max_us;	/* what the threshold is a fraction of (0: unknown) */
+	uint64_t threshold_percent;	/* the fraction, in % (0: unknown) */
+	bool has_max;
+	double max_us;		/* timerlat's largest thread latency while tracing ran */
+	bool stopped;		/* the threshold stopped tracing */
+	bool hit;		/* stopped, and the sample that did it is in the trace */
+	bool trace_lost;	/* a wake-up crossed the threshold, but its trace is not there */
+	int cpu;
 	/* hit: */
 	bool irq;		/* IRQ latency (interrupts were off), else thread latency */
-	double latency_us, irq_latency_us, irq_delay_us, blocking_us;
-	char blocking_thread[64];	/* comm:pid */
-	char stack[WAKEUP_MAX_FRAMES][96];	/* at the timer IRQ, outermost last */
+	double latency_us, irq_latency_us;
+	char blocking_thread[64];	/* comm:pid the timer interrupted */
+	char stack[WAKEUP_MAX_FRAMES][96];	/* at the timer IRQ, innermost first */
 	unsigned int nstack;
-	char blocker[96];	/* the first frame of the interrupted context: the blocking function */
-	char opened[96];	/* the last preempt (or irq) disable before the timer IRQ */
-	char closed[96];	/* the enable after the IRQ, before the thread ran */
-	const char *call_site;
-	bool at_site;		/* opened or closed in a boundary function of call_site */
-	char culprit[480];
+	char opened[96];	/* thread: the preempt-off section open at the IRQ; IRQ: the irqs-off one before it */
+	char closed[96];	/* where it closed */
+	struct blame blame;
+	char run[16];		/* the pass it came from */
+	double runs_us[TRACE_MAX_RUNS];	/* each run's max_us, in pass order */
+	unsigned int nruns;
 };
 
 /* What the summary's analysis (analyse.c) makes of a cell. */
@@ -391,8 +423,11 @@ int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_
  * there is nothing to judge it by (verdict LOAD_NONE or LOAD_UNKNOWN).
  */
 int load_state_load(struct load_state *l, const char *guest_dir, bool has_workload);
+/* dir: a cell's guest/<tracer>[.N]. 1 if the pass did not run. */
 int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
-/* dir: a cell's guest/timerlat. 1 if the pass did not run. */
+/* dir: a cell's guest/timerlat[.N]; the trace read, not yet blamed. 1 if the pass did not run. */
+int wakeup_dat_load(struct wakeup_trace *w, const char *dir);
+/* As wakeup_dat_load, then blamed by cs's rules. */
 int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs);
 /*
  * guest/lock-events of the cell's guest directory and the stack histograms

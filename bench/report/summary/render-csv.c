@@ -77,9 +77,9 @@ void render_csv(const struct run *run)
 		for (k = 1; k <= 6; k++)
 			csv_field(f, num[k], false);
 		csv_field(f, c->preemptoff.present ? num[7] : "", false);
-		csv_field(f, c->preemptoff.culprit, false);
+		csv_field(f, c->preemptoff.blame.text, false);
 		csv_field(f, c->irqsoff.present ? num[8] : "", false);
-		csv_field(f, c->irqsoff.culprit, false);
+		csv_field(f, c->irqsoff.blame.text, false);
 		csv_field(f, num[9], false);
 		csv_field(f, c->reason, false);
 		csv_field(f, cell_rel_dir(run, c), false);

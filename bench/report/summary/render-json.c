@@ -25,6 +25,31 @@ static json_object *json_values(const double *v, size_t n)
 	return a;
 }
 
+static json_object *json_blame(const struct blame *b)
+{
+	static const char *const kinds[] = { [BLAME_NONE] = "none", [BLAME_SITE] = "call_site",
+					     [BLAME_INTERRUPT] = "interrupt" };
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kind", json_object_new_string(kinds[b->kind]));
+	json_object_object_add(o, "call_site", b->call_site ? json_object_new_string(b->call_site) : NULL);
+	json_object_object_add(o, "interrupt", b->interrupt[0] ? json_object_new_string(b->interrupt) : NULL);
+	json_object_object_add(o, "section", json_object_new_string(b->section));
+	json_object_object_add(o, "context", json_object_new_string(b->context));
+	json_object_object_add(o, "text", json_object_new_string(b->text));
+	return o;
+}
+
+static json_object *json_runs(const double *runs, unsigned int n)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_double(runs[i]));
+	return a;
+}
+
 static json_object *json_wakeup(const struct wakeup_trace *w)
 {
 	json_object *o, *stack;
@@ -33,23 +58,25 @@ static json_object *json_wakeup(const struct wakeup_trace *w)
 	if (!w->present)
 		return NULL;
 	o = json_object_new_object();
+	json_object_object_add(o, "run", json_object_new_string(w->run));
 	json_object_object_add(o, "threshold_us", json_object_new_int64((int64_t)w->threshold_us));
+	json_object_object_add(o, "threshold_percent", json_object_new_int64((int64_t)w->threshold_percent));
+	json_object_object_add(o, "latency_pass_max_us", json_object_new_int64((int64_t)w->latency_pass_max_us));
+	json_object_object_add(o, "idle_max_us", json_object_new_int64((int64_t)w->idle_max_us));
+	json_object_object_add(o, "timerlat_max_us", w->has_max ? json_object_new_double(w->max_us) : NULL);
+	json_object_object_add(o, "runs_max_us", json_runs(w->runs_us, w->nruns));
+	json_object_object_add(o, "stopped", json_object_new_boolean(w->stopped));
 	json_object_object_add(o, "hit", json_object_new_boolean(w->hit));
-	if (!w->hit) {
-		json_object_object_add(o, "timerlat_max_us", json_object_new_double(w->top_max_us));
+	json_object_object_add(o, "trace_lost", json_object_new_boolean(w->trace_lost));
+	if (!w->hit)
 		return o;
-	}
 	json_object_object_add(o, "kind", json_object_new_string(w->irq ? "irq" : "thread"));
 	json_object_object_add(o, "latency_us", json_object_new_double(w->latency_us));
 	json_object_object_add(o, "irq_latency_us", json_object_new_double(w->irq_latency_us));
-	json_object_object_add(o, "irq_delay_us", json_object_new_double(w->irq_delay_us));
-	json_object_object_add(o, "blocking_us", json_object_new_double(w->blocking_us));
-	json_object_object_add(o, "blocking_thread", json_object_new_string(w->blocking_thread));
-	json_object_object_add(o, "blocking_function", json_object_new_string(w->blocker));
+	json_object_object_add(o, "interrupted_task", json_object_new_string(w->blocking_thread));
 	json_object_object_add(o, "section_opened_in", json_object_new_string(w->opened));
 	json_object_object_add(o, "section_closed_in", json_object_new_string(w->closed));
-	json_object_object_add(o, "call_site", w->call_site ? json_object_new_string(w->call_site) : NULL);
-	json_object_object_add(o, "at_call_site", json_object_new_boolean(w->at_site));
+	json_object_object_add(o, "blame", json_blame(&w->blame));
 	stack = json_object_new_array();
 	for (i = 0; i < w->nstack; i++)
 		json_object_array_add(stack, json_object_new_string(w->stack[i]));
@@ -60,15 +87,20 @@ static json_object *json_wakeup(const struct wakeup_trace *w)
 static json_object *json_trace(const struct trace_worst *t)
 {
 	json_object *o;
+	double runs[TRACE_MAX_RUNS];
+	unsigned int i;
 
 	if (!t->present)
 		return NULL;
+	for (i = 0; i < t->nruns; i++)
+		runs[i] = (double)t->runs_us[i];
 	o = json_object_new_object();
+	json_object_object_add(o, "run", json_object_new_string(t->run));
 	json_object_object_add(o, "max_us", json_object_new_int64((int64_t)t->max_us));
+	json_object_object_add(o, "runs_max_us", json_runs(runs, t->nruns));
 	json_object_object_add(o, "started_at", json_object_new_string(t->started));
 	json_object_object_add(o, "ended_at", json_object_new_string(t->ended));
-	json_object_object_add(o, "call_site", t->call_site ? json_object_new_string(t->call_site) : NULL);
-	json_object_object_add(o, "at_call_site", json_object_new_boolean(t->at_site));
+	json_object_object_add(o, "blame", json_blame(&t->blame));
 	return o;
 }
 
@@ -480,9 +512,10 @@ void render_json(const struct run *run)
 		json_object_object_add(o, "irqsoff_worst_us", json_object_new_int64((int64_t)g->irqsoff_us));
 		json_object_object_add(o, "preemptoff_flagged", json_object_new_boolean(g->preemptoff_flagged));
 		json_object_object_add(o, "irqsoff_flagged", json_object_new_boolean(g->irqsoff_flagged));
-		json_object_object_add(o, "worst_wakeup_culprit", g->wakeup_cell && g->wakeup_cell->wakeup.hit &&
-			!g->wakeup_flagged ? json_object_new_string(g->wakeup_cell->wakeup.culprit) : NULL);
+		json_object_object_add(o, "worst_wakeup_culprit", g->wakeup_cell && g->wakeup_cell->wakeup.hit ?
+			json_object_new_string(g->wakeup_cell->wakeup.blame.text) : NULL);
 		json_object_object_add(o, "worst_wakeup_flagged", json_object_new_boolean(g->wakeup_flagged));
+		json_object_object_add(o, "worst_wakeup_inflated", json_object_new_boolean(g->wakeup_inflated));
 		json_object_object_add(o, "latency_max_us", json_object_new_double(g->latency_max_us));
 		json_object_object_add(o, "traced_kernel_max_us", isnan(g->traced_max_us) ? NULL :
 			json_object_new_int64((int64_t)g->traced_max_us));

@@ -137,24 +137,247 @@ static void md_chance(FILE *f, const struct run *run)
 }
 
 /* The comparison of A vs B on workload, or NULL. */
-/* A group's worst traced section, in words: its culprit, or why it has none. */
+/* The kinds of traced evidence, each under its own heading. */
+enum trace_kind { TK_WAKEUP, TK_PREEMPTOFF, TK_IRQSOFF, TK_N };
+static const char *const trace_kind_name[TK_N] = { "traced worst wake-up", "preemptoff worst",
+						   "irqsoff worst" };
+static const char *const trace_kind_heading[TK_N] = { "traced wake-ups (timerlat)", "preemptoff sections",
+						      "irqsoff sections" };
+
+/* One kind of a group's traced evidence. */
+struct trace_ev {
+	double us;		/* the section's or wake-up's length; for no hit, timerlat's max */
+	bool hit;		/* a section or wake-up to blame (not flagged, not lost) */
+	const char *text;	/* its blame, or why there is none */
+	double runs[TRACE_MAX_RUNS];
+	unsigned int nruns;
+	char buf[600];
+};
+
+static const char *trace_ref_words(const struct group *g);
+static int variant_index(const struct run *run, const char *variant);
+
+static bool trace_worst_ev(const struct group *g, const struct trace_worst *t, bool too_long, bool flagged,
+			   struct trace_ev *e)
+{
+	unsigned int i;
+
+	e->us = (double)t->max_us;
+	e->nruns = t->nruns;
+	for (i = 0; i < t->nruns; i++)
+		e->runs[i] = (double)t->runs_us[i];
+	if (too_long) {
+		snprintf(e->buf, sizeof(e->buf), "longer than the pass was to last: the guest stalled; %.300s",
+			 t->blame.text);
+	} else if (flagged) {
+		snprintf(e->buf, sizeof(e->buf), "**flagged**: over %u× %s, %.0f µs: no latency pass saw it; "
+			 "not a culprit", TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
+	} else {
+		e->hit = true;
+		e->text = t->blame.text;
+		return true;
+	}
+	e->text = e->buf;
+	return true;
+}
+
+static bool wakeup_ev(const struct group *g, const struct wakeup_trace *w, struct trace_ev *e)
+{
+	unsigned int i;
+
+	e->nruns = w->nruns;
+	for (i = 0; i < w->nruns; i++)
+		e->runs[i] = w->runs_us[i];
+	e->text = e->buf;
+	if (w->hit) {
+		int n;
+
+		e->us = w->latency_us;
+		if (w->irq)
+			n = snprintf(e->buf, sizeof(e->buf), "IRQ latency, %s", w->blame.text);
+		else
+			n = snprintf(e->buf, sizeof(e->buf), "thread latency (IRQ %.0f µs), %s", w->irq_latency_us,
+				     w->blame.text);
+		/*
+		 * Recording the preemptirq events costs instruction time in
+		 * every section: a wake-up far beyond what the latency passes
+		 * saw is named, but its length is the tracing's as much as
+		 * the kernel's.
+		 */
+		if (g->wakeup_flagged)
+			snprintf(e->buf + n, sizeof(e->buf) - n, " (**inflated**: over %u× %s, %.0f µs: the events "
+				 "recorded lengthen it; where it opened and closed holds, its length does not)",
+				 TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
+		else if (g->wakeup_inflated)
+			snprintf(e->buf + n, sizeof(e->buf) - n, " (**inflated**: %.1f× the plain kernel's maximum, "
+				 "%.0f µs: the events recorded lengthen it)", w->latency_us / g->latency_max_us,
+				 g->latency_max_us);
+		e->hit = true;
+	} else if (w->trace_lost) {
+		e->us = w->max_us;
+		snprintf(e->buf, sizeof(e->buf), "a wake-up crossed the threshold of %llu µs, but its trace was "
+			 "lost", (unsigned long long)w->threshold_us);
+	} else if (!w->has_max) {
+		/* A cell from before timerlat's maximum was kept. */
+		e->us = NAN;
+		snprintf(e->buf, sizeof(e->buf), "none reached the threshold of %llu µs",
+			 (unsigned long long)w->threshold_us);
+	} else {
+		e->us = w->max_us;
+		snprintf(e->buf, sizeof(e->buf), "timerlat's max; none reached the threshold of %llu µs "
+			 "(%u%% of the latency pass's %llu µs, above the idle noise of %llu µs)",
+			 (unsigned long long)w->threshold_us, (unsigned int)w->threshold_percent,
+			 (unsigned long long)w->latency_pass_max_us, (unsigned long long)w->idle_max_us);
+	}
+	return true;
+}
+
+/* Evidence of kind k for group g into e; false when the group has none. */
+static bool group_trace_ev(const struct group *g, enum trace_kind k, struct trace_ev *e)
+{
+	memset(e, 0, sizeof(*e));
+	switch (k) {
+	case TK_WAKEUP:
+		return g->wakeup_cell && wakeup_ev(g, &g->wakeup_cell->wakeup, e);
+	case TK_PREEMPTOFF:
+		return g->preemptoff_cell && trace_worst_ev(g, &g->preemptoff_cell->preemptoff,
+							    g->preemptoff_too_long, g->preemptoff_flagged, e);
+	case TK_IRQSOFF:
+		return g->irqsoff_cell && trace_worst_ev(g, &g->irqsoff_cell->irqsoff, g->irqsoff_too_long,
+							 g->irqsoff_flagged, e);
+	default:
+		return false;
+	}
+}
+
+/* "%.0f" of us, or "–" for NAN (not recorded). */
+static const char *us_or_dash(double us, char *buf, size_t size)
+{
+	if (isnan(us))
+		snprintf(buf, size, "–");
+	else
+		snprintf(buf, size, "%.0f", us);
+	return buf;
+}
+
+/* "2 runs: 52784, 52790 µs" or "a single run": how noisy the figure is. */
+static const char *trace_ev_spread(const struct trace_ev *e, char *buf, size_t size)
+{
+	size_t len;
+	unsigned int i;
+
+	if (e->nruns < 2) {
+		snprintf(buf, size, "a single run");
+		return buf;
+	}
+	len = (size_t)snprintf(buf, size, "%u runs: ", e->nruns);
+	for (i = 0; i < e->nruns && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%.0f", i ? ", " : "", e->runs[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, " µs");
+	return buf;
+}
+
+/* The A/A pair of kernels/comparisons (expected the same on every workload), or NULL. */
+static const struct comparison_def *aa_def(const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ndefs; i++)
+		if (run->defs[i].expect == EXPECT_SAME && !strcmp(run->defs[i].workload, "*"))
+			return &run->defs[i];
+	return NULL;
+}
+
+/*
+ * How far apart the A/A pair's evidence of kind k is on workload (|A - B|,
+ * µs): what equivalent builds measured the same way differ by. Negative
+ * when the run has no such pair with evidence on both sides.
+ */
+static double aa_spread(const struct run *run, const char *workload, enum trace_kind k)
+{
+	const struct comparison_def *aa = aa_def(run);
+	int va, vb;
+	size_t w;
+	struct trace_ev ea, eb;
+
+	if (!aa)
+		return -1;
+	va = variant_index(run, aa->a);
+	vb = variant_index(run, aa->b);
+	for (w = 0; w < run->nworkloads && strcmp(run->workloads[w], workload); w++)
+		;
+	if (va < 0 || vb < 0 || w == run->nworkloads ||
+	    !group_trace_ev(run_group(run, (size_t)va, w), k, &ea) ||
+	    !group_trace_ev(run_group(run, (size_t)vb, w), k, &eb))
+		return -1;
+	return isnan(ea.us) || isnan(eb.us) ? -1 : fabs(ea.us - eb.us);
+}
+
+/*
+ * The reviewer's traced evidence of one workload: a line per kind, both
+ * sides, each with its spread; "changed" only when the two sides' figures
+ * differ by more than the A/A pair's on that workload (else it is the
+ * noise of one traced pass, not the change).
+ */
+static void reviewer_traces(FILE *f, const struct run *run, const struct verdict_pair *vp, const struct group *ga,
+			    const struct group *gb, const char *workload)
+{
+	enum trace_kind k;
+
+	for (k = 0; k < TK_N; k++) {
+		struct trace_ev ea, eb;
+		bool ha = group_trace_ev(ga, k, &ea), hb = group_trace_ev(gb, k, &eb);
+		char sa[96], sb[96], na[32], nb[32];
+		double aa;
+
+		if (!ha && !hb)
+			continue;
+		fprintf(f, "    %s:\n", trace_kind_heading[k]);
+		if (ha)
+			fprintf(f, "      %s %s µs (%s): %s\n", vp->a, us_or_dash(ea.us, na, sizeof(na)),
+				trace_ev_spread(&ea, sa, sizeof(sa)), ea.text);
+		if (hb)
+			fprintf(f, "      %s %s µs (%s): %s\n", vp->b, us_or_dash(eb.us, nb, sizeof(nb)),
+				trace_ev_spread(&eb, sb, sizeof(sb)), eb.text);
+		if (!ha || !hb || !ea.hit || !eb.hit || !strcmp(ea.text, eb.text))
+			continue;
+		if (aa_def(run) && !strcmp(aa_def(run)->a, vp->a) && !strcmp(aa_def(run)->b, vp->b)) {
+			fprintf(f, "      (this is the A/A pair: how far apart it is, is the noise other pairs are "
+				"held against)\n");
+			continue;
+		}
+		aa = aa_spread(run, workload, k);
+		if (aa < 0)
+			fprintf(f, "      (the culprits differ; no A/A pair in this run to say whether that is more "
+				"than noise)\n");
+		else if (fabs(ea.us - eb.us) > aa)
+			fprintf(f, "      changed: %.0f -> %.0f µs, more than the A/A pair's %.0f µs apart on %s\n",
+				eb.us, ea.us, aa, workload);
+		else
+			fprintf(f, "      (the culprits differ by no more than the A/A pair's %.0f µs: noise)\n", aa);
+	}
+}
+
+/* A group's traced evidence, in words: each kind kept apart, with its culprit or why it has none. */
 static void answer_section(FILE *f, const struct group *g)
 {
-	const struct trace_worst *t = g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL;
-	const struct wakeup_trace *w = g->wakeup_cell ? &g->wakeup_cell->wakeup : NULL;
+	struct trace_ev e;
+	enum trace_kind k;
 
 	fprintf(f, "%s: ", g->variant);
-	if (!t)
-		fprintf(f, "no preemptoff trace");
-	else if (g->preemptoff_too_long || g->preemptoff_flagged)
-		fprintf(f, "preemptoff worst %llu µs, flagged (see its table)", (unsigned long long)t->max_us);
-	else
-		fprintf(f, "preemptoff worst %llu µs at %s", (unsigned long long)t->max_us, t->culprit);
-	if (w && w->hit && !g->wakeup_flagged)
-		fprintf(f, "; worst wake-up traced %.0f µs (%s): %s", w->latency_us, w->irq ? "IRQ" : "thread",
-			w->culprit);
-	else if (w && !w->hit)
-		fprintf(f, "; no wake-up over %llu µs traced", (unsigned long long)w->threshold_us);
+	for (k = 0; k < TK_N; k++) {
+		char spread[96], num[32];
+
+		if (k)
+			fputs("; ", f);
+		if (!group_trace_ev(g, k, &e)) {
+			fprintf(f, "no %s", trace_kind_name[k]);
+			continue;
+		}
+		fprintf(f, "%s %s µs (%s): %s", trace_kind_name[k], us_or_dash(e.us, num, sizeof(num)),
+			trace_ev_spread(&e, spread, sizeof(spread)), e.text);
+	}
 }
 
 /* A workload's meta value (its cells agree on it), or NULL when none says. */
@@ -345,20 +568,6 @@ static int variant_index(const struct run *run, const char *variant)
 	return -1;
 }
 
-/* The traced culprits of a group, each once: the worst preemptoff section and the traced worst wake-up. */
-static size_t group_culprits(const struct group *g, const char **out)
-{
-	size_t n = 0;
-
-	if (g->preemptoff_cell && !g->preemptoff_flagged && !g->preemptoff_too_long &&
-	    g->preemptoff_cell->preemptoff.culprit[0])
-		out[n++] = g->preemptoff_cell->preemptoff.culprit;
-	if (g->wakeup_cell && g->wakeup_cell->wakeup.hit && !g->wakeup_flagged &&
-	    (!n || strcmp(out[0], g->wakeup_cell->wakeup.culprit)))
-		out[n++] = g->wakeup_cell->wakeup.culprit;
-	return n;
-}
-
 #define MAX_KINDS 64
 
 /* The splat kinds found in the cells of variant on workload, each once, into kinds; how many. */
@@ -404,20 +613,6 @@ static void print_list(FILE *f, const char *const *items, size_t n, const char *
 
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? sep : "", items[i]);
-}
-
-/* One line "LABEL x; y" of the culprits of x that y lacks, or none. */
-static void culprits_line(FILE *f, const char *label, const char *const *x, size_t nx,
-			  const char *const *y, size_t ny)
-{
-	const char *d[2];
-	size_t n = lacking(d, x, nx, y, ny);
-
-	if (!n)
-		return;
-	fputs(label, f);
-	print_list(f, d, n, "; ");
-	fputc('\n', f);
 }
 
 /* "    splats appeared: ...; went away: ..." of A (the change) against B on a workload. */
@@ -479,19 +674,13 @@ static void md_reviewer(FILE *f, const struct run *run)
 		for (w = 0; w < run->nworkloads; w++) {
 			const struct comparison *cmp = comparison_of(run, vp->a, vp->b, run->workloads[w]);
 			const struct group *ga = run_group(run, (size_t)va, w), *gb = run_group(run, (size_t)vb, w);
-			const char *ka[2], *kb[2];
-			size_t na, nb;
-
 			if (!cmp)
 				continue;
 			fprintf(f, "  %s: %s", run->workloads[w], cmp->verdict);
 			if (!isnan(cmp->p_max))
 				fprintf(f, ", p = %.3f", cmp->p_max);
 			fprintf(f, "\n");
-			na = group_culprits(ga, ka);
-			nb = group_culprits(gb, kb);
-			culprits_line(f, "    left the worst-wake-up traces: ", kb, nb, ka, na);
-			culprits_line(f, "    entered the worst-wake-up traces: ", ka, na, kb, nb);
+			reviewer_traces(f, run, vp, ga, gb, run->workloads[w]);
 			if (ga->verify_cell) {
 				unsigned int k, reached = 0;
 
@@ -651,24 +840,18 @@ static void md_traced_max(FILE *f, const struct group *g)
  * has one): its latency, IRQ or thread, and the section that blocked it, or
  * that none crossed the pass's threshold in its seconds.
  */
-static void md_wakeup(FILE *f, const struct group *g)
+static void md_trace_ev(FILE *f, const struct group *g, enum trace_kind k)
 {
-	const struct wakeup_trace *w = g->wakeup_cell ? &g->wakeup_cell->wakeup : NULL;
+	struct trace_ev e;
+	char spread[96], num[32];
 
-	if (!w)
+	if (!group_trace_ev(g, k, &e))
 		fprintf(f, " – |");
-	else if (!w->hit)
-		fprintf(f, " none over %llu µs (timerlat's max %.0f µs) |", (unsigned long long)w->threshold_us,
-			w->top_max_us);
-	else if (g->wakeup_flagged)
-		fprintf(f, " %.0f µs %s: %s (**flagged**: over %u× %s, %.0f µs; not a culprit) |",
-			w->latency_us, w->irq ? "IRQ" : "thread", w->blocker[0] ? w->blocker : "?",
-			TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
 	else
-		fprintf(f, " %.0f µs %s: %s%s%s%s |", w->latency_us, w->irq ? "IRQ" : "thread", w->culprit,
-			w->blocking_thread[0] ? " (blocking " : "", w->blocking_thread,
-			w->blocking_thread[0] ? ")" : "");
+		fprintf(f, " %s (%s): %s |", us_or_dash(e.us, num, sizeof(num)), trace_ev_spread(&e, spread, sizeof(spread)),
+			e.text);
 }
+
 
 /*
  * How many of the workload's target functions the verification pass reached
@@ -826,33 +1009,16 @@ static void md_cell_reps(FILE *f, const struct run *run, const struct group *g)
 }
 
 /* The worst section a tracer recorded, with its culprit or why it has none. */
-static void md_trace_worst(FILE *f, const struct group *g, const struct trace_worst *t, bool too_long, bool flagged)
-{
-	if (!t)
-		fprintf(f, " – |");
-	else if (too_long)
-		fprintf(f, " %llu: %s (longer than the pass was to last: the guest stalled; see the cell's console) |",
-			(unsigned long long)t->max_us, t->started[0] ? t->started : "?");
-	else if (flagged)
-		fprintf(f, " %llu: %s (**flagged**: over %u× %s, %.0f µs: no latency pass saw it; not a culprit) |",
-			(unsigned long long)t->max_us, t->started[0] ? t->started : "?",
-			TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
-	else
-		fprintf(f, " %llu: %s |", (unsigned long long)t->max_us, t->culprit);
-}
-
 static void md_cell_preemptoff(FILE *f, const struct run *run, const struct group *g)
 {
 	(void)run;
-	md_trace_worst(f, g, g->preemptoff_cell ? &g->preemptoff_cell->preemptoff : NULL,
-		       g->preemptoff_too_long, g->preemptoff_flagged);
+	md_trace_ev(f, g, TK_PREEMPTOFF);
 }
 
 static void md_cell_irqsoff(FILE *f, const struct run *run, const struct group *g)
 {
 	(void)run;
-	md_trace_worst(f, g, g->irqsoff_cell ? &g->irqsoff_cell->irqsoff : NULL,
-		       g->irqsoff_too_long, g->irqsoff_flagged);
+	md_trace_ev(f, g, TK_IRQSOFF);
 }
 
 static void md_cell_traced_max(FILE *f, const struct run *run, const struct group *g)
@@ -864,7 +1030,7 @@ static void md_cell_traced_max(FILE *f, const struct run *run, const struct grou
 static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g)
 {
 	(void)run;
-	md_wakeup(f, g);
+	md_trace_ev(f, g, TK_WAKEUP);
 }
 
 static void md_cell_splats(FILE *f, const struct run *run, const struct group *g)

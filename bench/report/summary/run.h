@@ -73,6 +73,12 @@ struct group {
 	 * section longer than the pass was to last (the guest stalled).
 	 */
 	bool preemptoff_flagged, irqsoff_flagged, wakeup_flagged;
+	/*
+	 * The traced wake-up is over TRACE_LATENCY_FACTOR times the plain
+	 * kernel's maximum on the column's repetitions (latency_max_us): the
+	 * tracers' cost is in it. Shown, with the flag.
+	 */
+	bool wakeup_inflated;
 	bool preemptoff_too_long, irqsoff_too_long;
 	/*
 	 * How the maximum grows with the pass's length: at length_s[i] whole

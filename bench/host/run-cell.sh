@@ -35,9 +35,10 @@
 #                     which the watchdog stops QEMU (default: LOCKLAT_SILENCE_S
 #                     for workload cells, whose guest logs a heartbeat; never
 #                     for --command)
-#   --step-budget S   guest seconds after which the guest reports a step of
-#                     the cell as hung and powers off (default 10x (warm-up +
-#                     duration) + 60)
+#   --step-budget S   guest seconds after which the guest ends a step of the
+#                     cell as hung, runs the other passes and retries it once
+#                     (powers off only when a kill cannot end it; default
+#                     10x (warm-up + duration) + 60)
 #   --initramfs FILE  the guest image (default: bench/guest/mkinitramfs.sh's, built
 #                     if needed); run-matrix.sh passes one image to every cell
 #   --targets LIST    comma-separated kernel functions the verify pass counts,

@@ -828,7 +828,7 @@ static void console_hung_step(char *out, size_t size, const char *path)
 		return;
 	while (getline(&line, &cap, f) >= 0) {
 		p = strstr(line, "locklat: step ");
-		if (!p || sscanf(p, "locklat: step %23[a-z]:", name) != 1)
+		if (!p || sscanf(p, "locklat: step %23[a-z.0-9]:", name) != 1)
 			continue;
 		if (strstr(p, ": start"))
 			copy_str(out, size, name);

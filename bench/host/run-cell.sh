@@ -333,8 +333,9 @@ steps_retried() {
 
 # status: what this cell says, worst first.
 reason=''
-final_steps=$(steps_last "$partial/guest")
-retried=$(steps_retried "$partial/guest")
+# (No steps file, a damaged archive: nothing to judge, not an error here.)
+final_steps=$(steps_last "$partial/guest" || true)
+retried=$(steps_retried "$partial/guest" || true)
 corrupt=$(integrity_summary "$partial/guest")
 # The step the guest was in: started on the console, never ended.
 hung_step=$(awk '/locklat: step [a-z.0-9]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }

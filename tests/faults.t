@@ -59,7 +59,8 @@ for s in "${stages[@]}"; do
 	"$copy/run-matrix.sh" "${run_args[@]}" >"$tmp/rerun-$s.log" 2>&1
 	tap_result $? "then the same command finishes$(tail -n 1 "$tmp/rerun-$s.log" | sed 's/^/: /')"
 	after=$(complete_cells)
-	[ -z "$before" ] || [ "$(comm -23 <(printf '%s\n' "$before") <(printf '%s\n' "$after"))" = "" ]
+	# comm wants its input sorted: sha256sum's lines lead with the hash.
+	[ -z "$before" ] || [ "$(comm -23 <(printf '%s\n' "$before" | sort) <(printf '%s\n' "$after" | sort))" = "" ]
 	tap_result $? "and no complete cell was redone ($(printf '%s' "$before" | grep -c .) complete before)"
 done
 

@@ -1388,6 +1388,9 @@ static void run_name(char *dst, size_t size, const char *name, unsigned int run)
 static void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *dir, const char *name,
 			     const struct call_sites *cs)
 {
+	uint64_t runs[TRACE_MAX_RUNS] = { 0 };
+	char worst[16] = "";
+	unsigned int n = 0;
 	unsigned int run;
 
 	memset(t, 0, sizeof(*t));
@@ -1402,22 +1405,22 @@ static void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *
 		if (r.header_us && r.header_us != r.max_us)
 			invalidate(c, "a latency trace's header and its tracing_max_latency disagree");
 		if (!t->present || r.max_us > t->max_us) {
-			uint64_t runs[TRACE_MAX_RUNS];
-			unsigned int n = t->nruns;
-
-			memcpy(runs, t->runs_us, sizeof(runs));
 			*t = r;
-			memcpy(t->runs_us, runs, sizeof(runs));
-			t->nruns = n;
-			snprintf(t->run, sizeof(t->run), "%s", rn);
+			snprintf(worst, sizeof(worst), "%s", rn);
 		}
-		t->runs_us[t->nruns++] = r.max_us;
+		runs[n++] = r.max_us;
 	}
+	memcpy(t->runs_us, runs, sizeof(runs));
+	t->nruns = n;
+	snprintf(t->run, sizeof(t->run), "%s", worst);
 }
 
 /* The timerlat runs into c->wakeup: the hit with the largest latency, else the run with the largest max. */
 static void wakeup_runs_load(struct cell *c, const char *dir, const struct call_sites *cs)
 {
+	double runs[TRACE_MAX_RUNS] = { 0 };
+	char worst[16] = "";
+	unsigned int n = 0;
 	struct wakeup_trace *w = &c->wakeup;
 	unsigned int run;
 
@@ -1434,17 +1437,14 @@ static void wakeup_runs_load(struct cell *c, const char *dir, const struct call_
 		better = !w->present || (r.hit && (!w->hit || r.latency_us > w->latency_us)) ||
 			 (!r.hit && !w->hit && (r.trace_lost || (!w->trace_lost && r.max_us > w->max_us)));
 		if (better) {
-			double runs[TRACE_MAX_RUNS];
-			unsigned int n = w->nruns;
-
-			memcpy(runs, w->runs_us, sizeof(runs));
 			*w = r;
-			memcpy(w->runs_us, runs, sizeof(runs));
-			w->nruns = n;
-			snprintf(w->run, sizeof(w->run), "%s", rn);
+			snprintf(worst, sizeof(worst), "%s", rn);
 		}
-		w->runs_us[w->nruns++] = r.has_max ? r.max_us : r.latency_us;
+		runs[n++] = r.has_max ? r.max_us : r.latency_us;
 	}
+	memcpy(w->runs_us, runs, sizeof(runs));
+	w->nruns = n;
+	snprintf(w->run, sizeof(w->run), "%s", worst);
 }
 
 static void traces_load(struct cell *c, const char *dir, const struct call_sites *cs)

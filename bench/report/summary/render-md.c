@@ -99,6 +99,17 @@ static void md_clock(FILE *f, const struct run *run)
 			"scheduling noise included (idle maxima ~12 ms here): for experiments only.\n\n");
 }
 
+/* The A/A pair of kernels/comparisons (expected the same on every workload), or NULL. */
+static const struct comparison_def *aa_def(const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ndefs; i++)
+		if (run->defs[i].expect == EXPECT_SAME && !strcmp(run->defs[i].workload, "*"))
+			return &run->defs[i];
+	return NULL;
+}
+
 /*
  * How many comparisons there are and how many intervals would exclude 1 by
  * chance alone: the sum of each one's attainable error rate (1 - its
@@ -125,14 +136,9 @@ static void md_chance(FILE *f, const struct run *run)
 		fprintf(f, " The question the suite asks first is %s vs %s on %s", run->question_a, run->question_b,
 			run->question_workload);
 	/* An A/A check: a comparison the file expects to come out the same everywhere. */
-	for (i = 0; i < run->ndefs; i++) {
-		const struct comparison_def *d = &run->defs[i];
-
-		if (d->expect == EXPECT_SAME && !strcmp(d->workload, "*")) {
-			fprintf(f, "%s%s vs %s is an A/A check", run->question_a ? "; " : " ", d->a, d->b);
-			break;
-		}
-	}
+	if (aa_def(run))
+		fprintf(f, "%s%s vs %s is an A/A check", run->question_a ? "; " : " ", aa_def(run)->a,
+			aa_def(run)->b);
 	fputs(run->question_a || i < run->ndefs ? ".\n\n" : "\n\n", f);
 }
 
@@ -278,17 +284,6 @@ static const char *trace_ev_spread(const struct trace_ev *e, char *buf, size_t s
 	return buf;
 }
 
-/* The A/A pair of kernels/comparisons (expected the same on every workload), or NULL. */
-static const struct comparison_def *aa_def(const struct run *run)
-{
-	size_t i;
-
-	for (i = 0; i < run->ndefs; i++)
-		if (run->defs[i].expect == EXPECT_SAME && !strcmp(run->defs[i].workload, "*"))
-			return &run->defs[i];
-	return NULL;
-}
-
 /*
  * How far apart the A/A pair's evidence of kind k is on workload (|A - B|,
  * µs): what equivalent builds measured the same way differ by. Negative
@@ -323,6 +318,7 @@ static double aa_spread(const struct run *run, const char *workload, enum trace_
 static void reviewer_traces(FILE *f, const struct run *run, const struct verdict_pair *vp, const struct group *ga,
 			    const struct group *gb, const char *workload)
 {
+	const struct comparison_def *pair = aa_def(run);
 	enum trace_kind k;
 
 	for (k = 0; k < TK_N; k++) {
@@ -342,7 +338,7 @@ static void reviewer_traces(FILE *f, const struct run *run, const struct verdict
 				trace_ev_spread(&eb, sb, sizeof(sb)), eb.text);
 		if (!ha || !hb || !ea.hit || !eb.hit || !strcmp(ea.text, eb.text))
 			continue;
-		if (aa_def(run) && !strcmp(aa_def(run)->a, vp->a) && !strcmp(aa_def(run)->b, vp->b)) {
+		if (pair && !strcmp(pair->a, vp->a) && !strcmp(pair->b, vp->b)) {
 			fprintf(f, "      (this is the A/A pair: how far apart it is, is the noise other pairs are "
 				"held against)\n");
 			continue;
@@ -504,9 +500,7 @@ static void md_answer(FILE *f, const struct run *run)
 			run->question_workload);
 	}
 	/* The A/A check: a pair expected the same on every workload. */
-	for (i = 0; i < run->ndefs && !aa; i++)
-		if (run->defs[i].expect == EXPECT_SAME && !strcmp(run->defs[i].workload, "*"))
-			aa = &run->defs[i];
+	aa = aa_def(run);
 	if (aa) {
 		fprintf(f, "- A/A check, %s vs %s (expected the same):", aa->a, aa->b);
 		for (i = 0, n = 0; i < run->ncmps; i++) {

@@ -65,16 +65,39 @@ static bool interrupt_frame(const char *fn)
 	return PREFIXED(fn, prefixes);
 }
 
-/* The site one of whose functions (boundary ones only, with boundary_only) is fn, or NULL. */
-static const char *site_of(const struct call_sites *cs, const char *fn, bool boundary_only)
+void frame_function(char *dst, size_t size, const char *frame)
+{
+	static const char *const suffixes[] = { ".constprop.", ".isra.", ".part.", ".cold", ".llvm." };
+	size_t n = strcspn(frame, "+ \t\n"), i;
+	char *cut;
+
+	snprintf(dst, size, "%.*s", (int)(n < size ? n : size - 1), frame);
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		cut = strstr(dst, suffixes[i]);
+		if (cut && cut > dst)
+			*cut = '\0';
+	}
+}
+
+int call_site_index(const struct call_sites *cs, const char *frame, bool boundary_only)
 {
 	unsigned int i, j;
+	char fn[128];
 
+	frame_function(fn, sizeof(fn), frame);
 	for (i = 0; cs && i < cs->count; i++)
 		for (j = 0; j < (boundary_only ? cs->sites[i].nboundary : cs->sites[i].nfunctions); j++)
 			if (!strcmp(cs->sites[i].functions[j], fn))
-				return cs->sites[i].name;
-	return NULL;
+				return (int)i;
+	return -1;
+}
+
+/* The name of the site call_site_index finds for frame, or NULL. */
+static const char *site_of(const struct call_sites *cs, const char *frame, bool boundary_only)
+{
+	int i = call_site_index(cs, frame, boundary_only);
+
+	return i < 0 ? NULL : cs->sites[i].name;
 }
 
 /* The interrupt an entry frame names: "local timer interrupt", "device interrupt", ... */

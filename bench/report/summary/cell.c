@@ -1105,21 +1105,6 @@ void integrity_load(struct integrity *in, const char *guest_dir)
 	in->present = in->passes > 0;
 }
 
-/* "task_blocks_on_rt_mutex.constprop.0+0x1f4/0x3a0 [mod]" -> "task_blocks_on_rt_mutex". */
-static void frame_name(char *dst, size_t size, const char *frame)
-{
-	static const char *const suffixes[] = { ".constprop.", ".isra.", ".part.", ".cold", ".llvm." };
-	size_t n = strcspn(frame, "+ \t\n"), i;
-	char *cut;
-
-	snprintf(dst, size, "%.*s", (int)(n < size ? n : size - 1), frame);
-	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
-		cut = strstr(dst, suffixes[i]);
-		if (cut && cut > dst)
-			*cut = '\0';
-	}
-}
-
 /*
  * A pi_setprio stack through the lock side of an rtmutex is a waiter
  * raising the owner's priority: task_blocks_on_rt_mutex() and the chain
@@ -1138,13 +1123,9 @@ static bool boost_frame(const char *fn)
 /* The index in cs of the site whose boundary functions include fn, or -1. */
 static int boundary_site(const struct call_sites *cs, const char *fn)
 {
-	unsigned int i, j;
+	int i = call_site_index(cs, fn, true);
 
-	for (i = 0; cs && i < cs->count && i < CELL_MAX_SITES; i++)
-		for (j = 0; j < cs->sites[i].nboundary; j++)
-			if (!strcmp(cs->sites[i].functions[j], fn))
-				return (int)i;
-	return -1;
+	return i < CELL_MAX_SITES ? i : -1;
 }
 
 /* One entry's hitcount ("} hitcount: N") into s, by the site and kind its frames gave. */
@@ -1213,7 +1194,7 @@ int lock_stacks_load(struct lock_stacks *s, const char *path, const struct call_
 			*close = '\0';
 		t = trim(t);
 		if (*t && *t != '#') {
-			frame_name(fn, sizeof(fn), t);
+			frame_function(fn, sizeof(fn), t);
 			if (site < 0)
 				site = boundary_site(cs, fn);
 			boost |= boosts && boost_frame(fn);

@@ -54,6 +54,14 @@ struct blame {
  */
 void blame_section(struct blame *b, const struct call_sites *cs, const char *opened, const char *closed,
 		   const char *const *stack, unsigned int nstack);
+/*
+ * "task_blocks_on_rt_mutex.constprop.0+0x1f4/0x3a0 [mod]" ->
+ * "task_blocks_on_rt_mutex": a stack frame's function, without its offset
+ * and the compiler's clone suffixes, as kernels/call-sites names it.
+ */
+void frame_function(char *dst, size_t size, const char *frame);
+/* The index in cs of the first site with frame's function among its (boundary, with boundary_only) functions, or -1. */
+int call_site_index(const struct call_sites *cs, const char *frame, bool boundary_only);
 
 #define TRACE_MAX_RUNS 4
 

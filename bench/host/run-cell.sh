@@ -46,6 +46,14 @@
 #                     functions its range changes)
 #   --inject-hang P   for tests: the first attempt of pass P never ends (the
 #                     guest must end it, record it as hung and retry it once)
+#   --inject-wedge P  for tests: the first boot's guest falls silent when pass
+#                     P starts (the host must end that boot and run P and
+#                     the passes not yet run in a second boot)
+#
+# A guest that the host has to end (a deadline, silence, a hung poweroff)
+# costs only the pass it was stuck in: a second boot runs the passes not yet
+# run, then that one once more (DIR/boot2/ holds its QEMU record; its results
+# join DIR/guest/).
 #
 # The cell is assembled in DIR.partial and renamed to DIR when complete, so a
 # DIR that exists is complete (its meta has complete=1). Layout and meta keys:
@@ -59,7 +67,7 @@ set -euo pipefail
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
 tasks=$LOCKLAT_TASKS_PER_CPU
 passes=$LOCKLAT_PASSES passes_given=0 targets='' accel=auto cpus='' pin='' mem=512
-deadline='' initramfs='' step_budget='' silence_s='' function_trace=0 inject_hang=''
+deadline='' initramfs='' step_budget='' silence_s='' function_trace=0 inject_hang='' inject_wedge=''
 overcommit=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -90,6 +98,7 @@ while [ $# -gt 0 ]; do
 	--initramfs) initramfs=$2 ;;
 	--targets) targets=$2 ;;
 	--inject-hang) inject_hang=$2 ;;
+	--inject-wedge) inject_wedge=$2 ;;
 	*) err_exit "unknown option '$1' (see --help)" "$CELL_EXIT_USAGE" ;;
 	esac
 	shift 2
@@ -118,6 +127,8 @@ for p in $passes; do
 done
 [ -z "$inject_hang" ] || [[ " $passes " == *" $inject_hang "* ]] ||
 	usage_error "--inject-hang $inject_hang: not one of the cell's passes ($passes)"
+[ -z "$inject_wedge" ] || [[ " $passes " == *" $inject_wedge "* ]] ||
+	usage_error "--inject-wedge $inject_wedge: not one of the cell's passes ($passes)"
 if [ -n "$workload" ] && ! workload_load "$workload"; then
 	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
 fi
@@ -183,10 +194,13 @@ if [ -z "$initramfs" ]; then
 fi
 [ -f "$initramfs" ] || usage_error "initramfs $initramfs not found"
 
-# job_write: the guest's cell.conf, appended to the initramfs as a second
-# cpio archive (the kernel unpacks concatenated archives in order).
+# job_write DIR PASSES: the guest's cell.conf for one boot that runs PASSES,
+# appended to the initramfs as a second cpio archive (the kernel unpacks
+# concatenated archives in order): DIR/initrd.img, DIR/cell.conf. A second
+# boot also gets the first one's latency-pass summary
+# (/etc/locklat/latency-pass.out): its timerlat threshold is a fraction of it.
 job_write() {
-	local stage=$partial/job conf cyclictest_args workload_cmd
+	local dir=$1 boot_passes=$2 stage=$1/job conf cyclictest_args workload_cmd
 	mkdir -p "$stage/etc/locklat"
 	conf=$stage/etc/locklat/cell.conf
 	# One SCHED_FIFO thread per vCPU, pinned (-a), memory locked, 200 us
@@ -210,7 +224,7 @@ job_write() {
 		kv_write "$conf" mode cell workload "$workload" setup "$setup_name" \
 			setup_arg "$setup_arg" \
 			targets "$WORKLOAD_TARGETS" workload_cmd "$workload_cmd" \
-			duration "$duration" trace_duration "$trace_duration" warmup "$warmup" passes "$passes" \
+			duration "$duration" trace_duration "$trace_duration" warmup "$warmup" passes "$boot_passes" \
 			cyclictest "$cyclictest_args" \
 			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
 			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
@@ -220,74 +234,174 @@ job_write() {
 			timerlat_percent "$LOCKLAT_TIMERLAT_PERCENT" timerlat_idle_s "$LOCKLAT_TIMERLAT_IDLE_S" \
 			inject_hang "$inject_hang" \
 			lock_events "$LOCKLAT_LOCK_EVENTS"
+		# A wedge is injected in the first boot only.
+		[ "$dir" != "$partial" ] || kv_write "$conf" inject_wedge "$inject_wedge"
+		if [ "$dir" != "$partial" ] && [ -f "$partial/guest/cyclictest.out" ]; then
+			cp "$partial/guest/cyclictest.out" "$stage/etc/locklat/latency-pass.out"
+		fi
 	fi
 	# The modules pass: this variant's modules, built against its kernel.
 	local archived=(etc)
-	if [ "$modules_pass" -eq 1 ]; then
+	if [[ " $boot_passes " == *" modules "* ]]; then
 		mkdir -p "$stage/lib/locklat-modules"
 		for m in $LOCKLAT_MODULES; do
 			cp "$modules_dir/$m.ko" "$stage/lib/locklat-modules/"
 		done
 		archived+=(lib)
 	fi
-	(cd "$stage" && find "${archived[@]}" | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$partial/job.cpio.gz"
-	cat "$initramfs" "$partial/job.cpio.gz" >"$partial/initrd.img"
-	cp "$conf" "$partial/cell.conf"
+	(cd "$stage" && find "${archived[@]}" | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$dir/job.cpio.gz"
+	cat "$initramfs" "$dir/job.cpio.gz" >"$dir/initrd.img"
+	cp "$conf" "$dir/cell.conf"
 	rm -rf "$stage"
 }
-job_write
 
-# The results channel: a raw disk the guest writes a tar archive onto.
-truncate -s "${LOCKLAT_RESULTS_DISK_MIB}M" "$partial/results.img"
-disks=(--disk "locklat-results=$partial/results.img")
-# The disk a setup kind asks for (bench/guest/setup/<kind>/disk): a read-only
-# image its script builds, or an empty scratch disk.
-setup_disk=$LOCKLAT_ROOT/bench/guest/setup/$setup_name/disk
-if [ -n "$workload" ] && [ -f "$setup_disk" ]; then
-	serial=$(kv_get "$setup_disk" serial) || err_exit "$setup_disk: no serial=" "$CELL_EXIT_INFRA"
-	image=$(setup_image "$WORKLOAD_SETUP") ||
-		err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
-	if [ -n "$image" ]; then
-		disks+=(--disk "$serial=$image:ro")
-	elif [ "$(kv_get "$setup_disk" scratch)" = yes ]; then
-		truncate -s "${LOCKLAT_SCRATCH_DISK_MIB}M" "$partial/scratch.img"
-		disks+=(--disk "$serial=$partial/scratch.img")
+# boot_deadline PASSES: the wall-clock deadline of a boot that runs PASSES
+# (--deadline, else computed). Guest time runs 2-4x slower than wall time
+# under tcg-icount; busy guests (fork storms, tracing) 4-5x on a dedicated
+# host CPU, ~10x on a shared one: a hang costs a few minutes, a deadline that
+# is too tight costs a wrong TIMEOUT. Never less than 2 minutes.
+boot_deadline() {
+	local npasses
+	if [ -n "$deadline" ]; then
+		echo "$deadline"
+		return
 	fi
-fi
-
-# Wall-clock deadline: guest time runs 2-4x slower than wall time under
-# tcg-icount; allow 6x the guest work plus boot, never less than 2 minutes.
-if [ -z "$deadline" ]; then
-	npasses=$(wc -w <<<"$passes")
-	# Busy guests (fork storms, tracing) run 4-5x slower than wall time
-	# on a dedicated host CPU, ~10x on a shared one: a hang costs a few
-	# minutes, a deadline that is too tight costs a wrong TIMEOUT.
-	deadline=$(( (duration + (npasses - 1) * trace_duration + npasses * warmup + 10) * 12 + 120 ))
-fi
+	npasses=$(wc -w <<<"$1")
+	echo $(( (duration + (npasses - 1) * trace_duration + npasses * warmup + 10) * 12 + 120 ))
+}
 
 # Workload cells log a heartbeat (commands may be silent for any time).
 [ -n "$command" ] || silence_s=${silence_s:-$LOCKLAT_SILENCE_S}
 silence=()
 [ -z "$silence_s" ] || silence=(--silence "$silence_s")
 
-qemu_status=0
-# If this script dies, even by SIGKILL, the kernel kills qemu.sh, whose death
-# kills QEMU the same way: no guest outlives the cell that started it.
-setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/host/qemu.sh" --kernel "$bzimage" --initrd "$partial/initrd.img" \
-	--out "$partial" --accel "$accel" --cpus "$cpus" ${pin:+--pin "$pin"} \
-	--mem "$mem" --deadline "$deadline" "${silence[@]}" "${overcommit[@]}" \
-	--append "$(kv_get "$manifest" bootargs)" "${disks[@]}" || qemu_status=$?
-if [ "$qemu_status" -eq 2 ]; then
-	rm -rf "$partial"
-	exit "$CELL_EXIT_USAGE"
-fi
+# boot DIR PASSES: one boot of the guest that runs PASSES, with its results
+# disk and its setup's disk; QEMU's record in DIR (console.log, qemu-cmdline,
+# ...), what the guest wrote in DIR/guest. Sets qemu_status (qemu.sh's exit),
+# results_status (tar's) and boot_deadline_s.
+boot() {
+	local dir=$1 boot_passes=$2 disks serial image setup_disk
+	mkdir -p "$dir/guest"
+	job_write "$dir" "$boot_passes"
+	# The results channel: a raw disk the guest writes a tar archive onto.
+	truncate -s "${LOCKLAT_RESULTS_DISK_MIB}M" "$dir/results.img"
+	disks=(--disk "locklat-results=$dir/results.img")
+	# The disk a setup kind asks for (bench/guest/setup/<kind>/disk): a
+	# read-only image its script builds, or an empty scratch disk.
+	setup_disk=$LOCKLAT_ROOT/bench/guest/setup/$setup_name/disk
+	if [ -n "$workload" ] && [ -f "$setup_disk" ]; then
+		serial=$(kv_get "$setup_disk" serial) || err_exit "$setup_disk: no serial=" "$CELL_EXIT_INFRA"
+		image=$(setup_image "$WORKLOAD_SETUP") ||
+			err_exit "building the $WORKLOAD_SETUP image failed" "$CELL_EXIT_INFRA"
+		if [ -n "$image" ]; then
+			disks+=(--disk "$serial=$image:ro")
+		elif [ "$(kv_get "$setup_disk" scratch)" = yes ]; then
+			truncate -s "${LOCKLAT_SCRATCH_DISK_MIB}M" "$dir/scratch.img"
+			disks+=(--disk "$serial=$dir/scratch.img")
+		fi
+	fi
+	boot_deadline_s=$(boot_deadline "$boot_passes")
+	qemu_status=0
+	# If this script dies, even by SIGKILL, the kernel kills qemu.sh, whose
+	# death kills QEMU the same way: no guest outlives the cell that started it.
+	setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/host/qemu.sh" --kernel "$bzimage" --initrd "$dir/initrd.img" \
+		--out "$dir" --accel "$accel" --cpus "$cpus" ${pin:+--pin "$pin"} \
+		--mem "$mem" --deadline "$boot_deadline_s" "${silence[@]}" "${overcommit[@]}" \
+		--append "$(kv_get "$manifest" bootargs)" "${disks[@]}" || qemu_status=$?
+	if [ "$qemu_status" -eq 2 ]; then
+		rm -rf "$partial"
+		exit "$CELL_EXIT_USAGE"
+	fi
+	# What the guest wrote, even if it later panicked. A damaged archive
+	# (the guest filled its results disk, or died while writing) still gives
+	# what it holds, and tar says what went wrong.
+	results_status=0
+	tar -xf "$dir/results.img" -C "$dir/guest" 2>"$dir/results-tar.err" || results_status=$?
+	rm -f "$dir/results.img" "$dir/initrd.img" "$dir/scratch.img"
+}
 
-# What the guest wrote, even if it later panicked. A damaged archive (the
-# guest filled its results disk, or died while writing) still gives what it
-# holds, and tar says what went wrong.
-results_status=0
-tar -xf "$partial/results.img" -C "$partial/guest" 2>"$partial/results-tar.err" || results_status=$?
-rm -f "$partial/results.img" "$partial/initrd.img" "$partial/scratch.img"
+# step_in_progress CONSOLE: the step the guest was in when its console
+# ended (started, never ended), or nothing.
+step_in_progress() {
+	awk '/locklat: step [a-z.0-9]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
+		/locklat: step [a-z.0-9]+: exit/ { s = "" } END { print s }' "$1" 2>/dev/null || true
+}
+
+# steps_hung_count STEPS NAME: how many times step NAME was recorded hung.
+steps_hung_count() {
+	awk -v s="$2" '$1 == s && $2 == "hung" { n++ } END { print n + 0 }' "$1" 2>/dev/null || echo 0
+}
+
+# boot_timeout_reason DIR: why a boot that the host had to end ended
+# (qemu.sh's status 3, 5 or 6), or nothing.
+boot_timeout_reason() {
+	local step
+	step=$(step_in_progress "$1/console.log")
+	case $qemu_status in
+	3) echo "watchdog killed QEMU after ${boot_deadline_s} s${step:+ in step $step}" ;;
+	6) echo "step $(awk '$2 == "hung" { s = $1 } END { print s }' "$1/guest/steps" 2>/dev/null) hung: no end within its budget of guest time (the guest's own watchdog); its poweroff did not finish, QEMU killed ${LOCKLAT_HUNG_GRACE_S:-30} s later" ;;
+	5) echo "the guest fell silent: no line of its init for ${silence_s} s of wall time${step:+ in step $step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: its userspace or its clock stopped)" ;;
+	esac
+}
+
+# passes_to_resume: after a first boot the host had to end, the passes a
+# second boot runs: those that never ran or ended hung without their retry,
+# in their order, then the one the guest was stuck in (its retry), unless
+# it was already a retry. Nothing for a command, or a boot that ended by itself.
+passes_to_resume() {
+	local p steps=$partial/guest/steps stuck last hung todo='' again=''
+	[ -z "$command" ] || return 0
+	case $qemu_status in 3 | 5 | 6) ;; *) return 0 ;; esac
+	[ "$results_status" -eq 0 ] || return 0
+	stuck=$(step_in_progress "$partial/console.log")
+	for p in $passes; do
+		last=$(awk -v s="$p" '$1 == s { l = $2 } END { print l }' "$steps" 2>/dev/null)
+		hung=$(steps_hung_count "$steps" "$p")
+		if [ "$p" = "$stuck" ] || [ "$last" = hung ]; then
+			[ "$hung" -ge 1 ] && [ "$p" = "$stuck" ] && continue
+			[ "$hung" -ge 2 ] && continue
+			again="$again $p"
+		elif [ -z "$last" ]; then
+			todo="$todo $p"
+		fi
+	done
+	todo="$todo$again"
+	echo "${todo# }"
+}
+
+# boot_merge DIR: a second boot's results into the cell's: its passes'
+# files join guest/ (the first attempt's folder of a pass run again is kept
+# as NAME.hung/, as the guest keeps its own retries'), its steps follow the
+# first boot's, its kernel log is guest/dmesg-boot2.txt.
+boot_merge() {
+	local b=$1/guest f name
+	[ ! -f "$b/steps" ] || cat "$b/steps" >>"$partial/guest/steps"
+	[ ! -f "$b/dmesg.txt" ] || mv "$b/dmesg.txt" "$partial/guest/dmesg-boot2.txt"
+	rm -f "$b/steps" "$b/cell.conf"
+	for f in "$b"/*; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		if [ -d "$f" ] && [ -d "$partial/guest/$name" ]; then
+			rm -rf "$partial/guest/$name.hung"
+			mv "$partial/guest/$name" "$partial/guest/$name.hung"
+		fi
+		rm -rf "${partial:?}/guest/$name"
+		mv "$f" "$partial/guest/"
+	done
+	rmdir "$b"
+}
+
+boot "$partial" "$passes"
+boots=1 resumed=''
+first_boot_reason=''
+resumed=$(passes_to_resume)
+if [ -n "$resumed" ]; then
+	first_boot_reason=$(boot_timeout_reason "$partial")
+	progress cell "$variant/$workload/$(basename "$out"): first boot ended ($first_boot_reason); a second boot runs: $resumed"
+	boot "$partial/boot2" "$resumed"
+	boots=2
+	boot_merge "$partial/boot2"
+fi
 # The splats of each module load on their own: what llcheck's scenarios show.
 for f in "$partial"/guest/modules/*.dmesg; do
 	[ -f "$f" ] || continue
@@ -295,8 +409,10 @@ for f in "$partial"/guest/modules/*.dmesg; do
 done
 
 findings_status=0
-logs=("$partial/console.log")
-[ -f "$partial/guest/dmesg.txt" ] && logs+=("$partial/guest/dmesg.txt")
+logs=()
+for f in "$partial/console.log" "$partial/boot2/console.log" "$partial/guest/dmesg.txt" "$partial/guest/dmesg-boot2.txt"; do
+	[ ! -f "$f" ] || logs+=("$f")
+done
 "$LOCKLAT_ROOT/bench/host/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
 
 # integrity_summary GUEST_DIR: the workloads' own data checks
@@ -337,17 +453,14 @@ reason=''
 final_steps=$(steps_last "$partial/guest" || true)
 retried=$(steps_retried "$partial/guest" || true)
 corrupt=$(integrity_summary "$partial/guest")
-# The step the guest was in: started on the console, never ended.
-hung_step=$(awk '/locklat: step [a-z.0-9]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
-	/locklat: step [a-z.0-9]+: exit/ { s = "" } END { print s }' "$partial/console.log" 2>/dev/null || true)
-if [ "$qemu_status" -eq 3 ]; then
-	status=TIMEOUT reason="watchdog killed QEMU after ${deadline} s${hung_step:+ in step $hung_step}"
-elif [ "$qemu_status" -eq 6 ]; then
-	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' "$partial/guest/steps" 2>/dev/null) hung: no end within its budget of guest time (the guest's own watchdog); its poweroff did not finish, QEMU killed ${LOCKLAT_HUNG_GRACE_S:-30} s later"
-elif [ "$qemu_status" -eq 5 ]; then
-	status=TIMEOUT reason="the guest fell silent: no line of its init for ${silence_s} s of wall time${hung_step:+ in step $hung_step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: its userspace or its clock stopped)"
+# The last boot's: the first one's, or the second one's after a resume.
+last_boot=$partial
+[ "$boots" -eq 1 ] || last_boot=$partial/boot2
+timeout_reason=$(boot_timeout_reason "$last_boot")
+if [ -n "$timeout_reason" ]; then
+	status=TIMEOUT reason=$timeout_reason
 elif [ "$qemu_status" -ne 0 ]; then
-	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$partial/qemu-stderr" 2>/dev/null)"
+	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$last_boot/qemu-stderr" 2>/dev/null)"
 elif grep -qP '^panic\t' "$partial/findings"; then
 	status=FINDINGS reason="kernel panic${corrupt:+; data corrupted: $corrupt}"
 elif [ -n "$corrupt" ]; then
@@ -355,7 +468,13 @@ elif [ -n "$corrupt" ]; then
 	status=FINDINGS reason="data corrupted: $corrupt"
 	[ "$findings_status" -ne 1 ] || reason="$reason; kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
 elif grep -q ' hung$' <<<"$final_steps"; then
-	status=TIMEOUT reason="step $(awk '$2 == "hung" { print $1; exit }' <<<"$final_steps") hung: no end within its budget of guest time (the guest's own watchdog), and again when retried; the other passes ran"
+	hung_name=$(awk '$2 == "hung" { print $1; exit }' <<<"$final_steps")
+	if [ "$(steps_hung_count "$partial/guest/steps" "$hung_name")" -gt 1 ]; then
+		reason="step $hung_name hung: no end within its budget of guest time (the guest's own watchdog), and again when retried; the other passes ran"
+	else
+		reason="step $hung_name hung: no end within its budget of guest time (the guest's own watchdog); the guest powered off"
+	fi
+	status=TIMEOUT
 elif [ "$results_status" -ne 0 ]; then
 	status=INVALID reason="the guest's results archive is damaged ($(head -n 1 "$partial/results-tar.err")): results disk full (${LOCKLAT_RESULTS_DISK_MIB} MiB) or the guest died while writing"
 elif [ ! -f "$partial/guest/guest-complete" ]; then
@@ -373,6 +492,8 @@ else
 fi
 # A pass that hung and whose retry ended is evidence from the retry; say so.
 [ -z "$retried" ] || reason="${reason:+$reason; }retried after a hang: ${retried% }"
+# So is the evidence of a second boot.
+[ "$boots" -eq 1 ] || reason="${reason:+$reason; }first boot: $first_boot_reason; a second boot ran $resumed"
 # A cell that did not finish still names what the kernel and the data said
 # before it stopped: a hang after an oops is the oops's.
 if [ "$status" = TIMEOUT ] || [ "$status" = INVALID ] || [ "$status" = INFRA ]; then
@@ -413,6 +534,8 @@ kv_write "$meta" \
 	interval_us "$LOCKLAT_INTERVAL_US" \
 	warmup_s "$warmup" \
 	passes "$passes" \
+	boots "$boots" \
+	resumed_passes "$resumed" \
 	kernel_flavour "$flavour" \
 	accel "$(cat "$partial/accel" 2>/dev/null || echo "$accel")" \
 	vcpus "$cpus" \
@@ -435,6 +558,7 @@ kv_write "$meta" complete 1
 # The command names the cell's final paths, so it can be re-run by hand
 # (results/README.md says how to recreate initrd.img and results.img).
 sed -i "s|$partial/|$out/|g" "$partial/qemu-cmdline"
+[ ! -f "$partial/boot2/qemu-cmdline" ] || sed -i "s|$partial/|$out/|g" "$partial/boot2/qemu-cmdline"
 mv "$partial" "$out"
 
 progress cell "$variant/${workload:-command}/$(basename "$out"): $status${reason:+ ($reason)} in $((SECONDS - t0)) s"

@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 64
+tap_plan 66
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -319,6 +319,24 @@ grep -q '^## One call site, other parameters: `squashfs_decompress`$' "$site/sum
 	grep -qE '^\| squashfs \(`squashfs:xz,1M`\) \| [0-9]+ \|$' "$site/summary.md" &&
 	grep -qE '^\| squashfs-128k \(`squashfs:xz,128K`\) \| [0-9]+ \(1\.00×\) \|$' "$site/summary.md"
 tap_result $? "workloads of one call site side by side, with their setups and the ratio to the first"
+
+# A traced figure whose pass's load had died is not the workload's: the
+# worst run is taken among those whose load lived (local_lock/zram's
+# preemptoff.2, its worst, died: preemptoff's 143 us is kept), and when every
+# run's load died the figure is marked.
+dead=$tmp/dead
+cp -a "$root/tests/fixtures/run" "$dead"
+zram=$dead/local_lock/zram/traced/guest
+echo no >"$zram/workload-preemptoff.2.alive"
+for r in timerlat timerlat.2; do echo no >"$zram/workload-$r.alive"; done
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$dead" >/dev/null
+tap_is "$(jq -r '.cells[] | select(.variant == "local_lock" and .workload == "zram" and .preemptoff != null) |
+	"\(.preemptoff.run) \(.preemptoff.max_us) \(.preemptoff.load_alive) \(.worst_wakeup.run) \(.worst_wakeup.load_alive)"' \
+	"$dead/summary.json")" "preemptoff 143 true timerlat false" \
+	"the worst traced run is one whose load lived; with none, the figure says its load died"
+grep -q 'thread latency .*\*\*its load died\*\* in that traced pass' "$dead/summary.md"
+tap_result $? "summary.md marks a traced wake-up whose pass's load had died"
 
 # The question's line names its workload's setup (squashfs's block size sets the section).
 question=$tmp/question

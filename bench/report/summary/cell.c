@@ -1362,8 +1362,29 @@ static void run_name(char *dst, size_t size, const char *name, unsigned int run)
 }
 
 /*
+ * Whether the workload of the pass RUN had died when the pass ended (it
+ * wrote guest/workload-RUN.alive "no"): a traced figure of that pass is not
+ * the workload's. Unknown counts as alive.
+ */
+static bool pass_load_dead(const char *dir, const char *run)
+{
+	char path[4096], word[8] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/guest/workload-%s.alive", dir, run);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%7s", word) != 1)
+		word[0] = '\0';
+	fclose(f);
+	return !strcmp(word, "no");
+}
+
+/*
  * One tracer's runs (guest/NAME, guest/NAME.2, ...) into t: the worst of
- * them, with every run's maximum. A run whose trace header disagrees with
+ * those whose load lived, else of all, with every run's maximum. A run
+ * whose trace header disagrees with
  * its tracing_max_latency is a broken trace: the cell is invalidated.
  */
 static void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *dir, const char *name,
@@ -1385,7 +1406,9 @@ static void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *
 			continue;
 		if (r.header_us && r.header_us != r.max_us)
 			invalidate(c, "a latency trace's header and its tracing_max_latency disagree");
-		if (!t->present || r.max_us > t->max_us) {
+		r.load_dead = pass_load_dead(dir, rn);
+		if (!t->present || (t->load_dead && !r.load_dead) ||
+		    (t->load_dead == r.load_dead && r.max_us > t->max_us)) {
 			*t = r;
 			snprintf(worst, sizeof(worst), "%s", rn);
 		}
@@ -1396,7 +1419,10 @@ static void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *
 	snprintf(t->run, sizeof(t->run), "%s", worst);
 }
 
-/* The timerlat runs into c->wakeup: the hit with the largest latency, else the run with the largest max. */
+/*
+ * The timerlat runs into c->wakeup: of those whose load lived (else of
+ * all), the hit with the largest latency, else the run with the largest max.
+ */
 static void wakeup_runs_load(struct cell *c, const char *dir, const struct call_sites *cs)
 {
 	double runs[TRACE_MAX_RUNS] = { 0 };
@@ -1415,8 +1441,11 @@ static void wakeup_runs_load(struct cell *c, const char *dir, const struct call_
 		snprintf(path, sizeof(path), "%s/guest/%s", dir, rn);
 		if (wakeup_load(&r, path, cs))
 			continue;
-		better = !w->present || (r.hit && (!w->hit || r.latency_us > w->latency_us)) ||
-			 (!r.hit && !w->hit && (r.trace_lost || (!w->trace_lost && r.max_us > w->max_us)));
+		r.load_dead = pass_load_dead(dir, rn);
+		better = !w->present || (w->load_dead && !r.load_dead) ||
+			 (w->load_dead == r.load_dead &&
+			  ((r.hit && (!w->hit || r.latency_us > w->latency_us)) ||
+			   (!r.hit && !w->hit && (r.trace_lost || (!w->trace_lost && r.max_us > w->max_us)))));
 		if (better) {
 			*w = r;
 			snprintf(worst, sizeof(worst), "%s", rn);

@@ -76,6 +76,7 @@ struct trace_worst {
 	unsigned int nstack;
 	struct blame blame;
 	char run[16];		/* the pass it came from: "preemptoff", "preemptoff.2" */
+	bool load_dead;		/* that pass's workload had died when it ended (guest/workload-RUN.alive) */
 	/* Every run's maximum, in pass order: the spread of this noisy quantity. */
 	uint64_t runs_us[TRACE_MAX_RUNS];
 	unsigned int nruns;
@@ -111,6 +112,7 @@ struct wakeup_trace {
 	char closed[96];	/* where it closed */
 	struct blame blame;
 	char run[16];		/* the pass it came from */
+	bool load_dead;		/* that pass's workload had died when it ended (guest/workload-RUN.alive) */
 	double runs_us[TRACE_MAX_RUNS];	/* each run's max_us, in pass order */
 	unsigned int nruns;
 };

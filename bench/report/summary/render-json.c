@@ -68,6 +68,7 @@ static json_object *json_wakeup(const struct wakeup_trace *w)
 	json_object_object_add(o, "stopped", json_object_new_boolean(w->stopped));
 	json_object_object_add(o, "hit", json_object_new_boolean(w->hit));
 	json_object_object_add(o, "trace_lost", json_object_new_boolean(w->trace_lost));
+	json_object_object_add(o, "load_alive", json_object_new_boolean(!w->load_dead));
 	if (!w->hit)
 		return o;
 	json_object_object_add(o, "kind", json_object_new_string(w->irq ? "irq" : "thread"));
@@ -98,6 +99,7 @@ static json_object *json_trace(const struct trace_worst *t)
 	json_object_object_add(o, "run", json_object_new_string(t->run));
 	json_object_object_add(o, "max_us", json_object_new_int64((int64_t)t->max_us));
 	json_object_object_add(o, "runs_max_us", json_runs(runs, t->nruns));
+	json_object_object_add(o, "load_alive", json_object_new_boolean(!t->load_dead));
 	json_object_object_add(o, "started_at", json_object_new_string(t->started));
 	json_object_object_add(o, "ended_at", json_object_new_string(t->ended));
 	json_object_object_add(o, "blame", json_blame(&t->blame));

@@ -163,6 +163,9 @@ struct trace_ev {
 static const char *trace_ref_words(const struct group *g);
 static int variant_index(const struct run *run, const char *variant);
 
+/* Said of a traced figure whose pass's workload had died when the pass ended. */
+#define LOAD_DEAD_WORDS "**its load died** in that traced pass: not the workload's figure"
+
 static bool trace_worst_ev(const struct group *g, const struct trace_worst *t, bool too_long, bool flagged,
 			   struct trace_ev *e)
 {
@@ -180,8 +183,11 @@ static bool trace_worst_ev(const struct group *g, const struct trace_worst *t, b
 			 "not a culprit", TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
 	} else {
 		e->hit = true;
-		e->text = t->blame.text;
-		return true;
+		if (!t->load_dead) {
+			e->text = t->blame.text;
+			return true;
+		}
+		snprintf(e->buf, sizeof(e->buf), "%.300s (" LOAD_DEAD_WORDS ")", t->blame.text);
 	}
 	e->text = e->buf;
 	return true;
@@ -234,6 +240,11 @@ static bool wakeup_ev(const struct group *g, const struct wakeup_trace *w, struc
 			 "(%u%% of the latency pass's %llu µs, above the idle noise of %llu µs)",
 			 (unsigned long long)w->threshold_us, (unsigned int)w->threshold_percent,
 			 (unsigned long long)w->latency_pass_max_us, (unsigned long long)w->idle_max_us);
+	}
+	if (w->load_dead) {
+		size_t n = strlen(e->buf);
+
+		snprintf(e->buf + n, sizeof(e->buf) - n, " (" LOAD_DEAD_WORDS ")");
 	}
 	return true;
 }

@@ -47,7 +47,7 @@ order_read
 tap_result $? "SIGKILL: the interrupted cell ($first, first in $out/order) is left partial, not complete"
 
 # 2. SIGTERM once the first cell is complete and the second one's guest runs.
-"$root/run-matrix.sh" "${args[@]}" >"$tmp/run2.log" 2>&1 &
+env --default-signal=INT,TERM "$root/run-matrix.sh" "${args[@]}" >"$tmp/run2.log" 2>&1 &
 pid=$!
 wait_until 400 first_done_second_running
 tap_result $? "second run: $first done, $second's guest running"

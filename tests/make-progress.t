@@ -109,11 +109,13 @@ tap_result $? "build.log holds make's output unchanged"
 tap_is "$(cat "$tmp/count")" $((objects + 1)) "every object counted, the unterminated last line too"
 
 # 7. Interrupted: it reads to the end of its input, then dies of the signal.
-# (Job control, so that the background reader may take SIGINT at all.)
+# (Job control, so that the background reader may take SIGINT at all, and
+# SIGINT's default restored for it: a script cannot trap a signal ignored
+# when it started, as it is under "nohup make check &".)
 trap '' PIPE
 mkfifo "$tmp/fifo"
 set -m
-"$progress" --no-tty --expected 1 --count "$tmp/int-count" baseline <"$tmp/fifo" 2>"$tmp/int-err" &
+env --default-signal=INT "$progress" --no-tty --expected 1 --count "$tmp/int-count" baseline <"$tmp/fifo" 2>"$tmp/int-err" &
 pid=$!
 set +m
 exec 3>"$tmp/fifo"

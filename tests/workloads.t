@@ -83,7 +83,7 @@ tap_is "$last" "$((sum))" "idr: the last line counts every fork, queue and watch
 mon=$bin/locklat-loadmon
 out=$tmp/loadmon.out
 # shellcheck disable=SC2016 # $$ and $1 are the inner shell's
-"$mon" -- sh -c 'echo $$ >"$1"; yes >/dev/null' sh "$tmp/group" >"$out" 2>&1 &
+env --default-signal=TERM "$mon" -- sh -c 'echo $$ >"$1"; yes >/dev/null' sh "$tmp/group" >"$out" 2>&1 &
 pid=$!
 sleep 2.5
 kill -TERM "$pid"

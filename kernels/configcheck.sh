@@ -10,16 +10,14 @@
 # 1 when any did not, 2 on bad usage.
 
 set -euo pipefail
-LOCKLAT_PROG=configcheck.sh
+. "$(dirname "$0")/../lib/common.sh"
 
-if [ $# -lt 2 ]; then
-	echo "usage: configcheck.sh DOT_CONFIG FRAGMENT..." >&2
-	exit 2
-fi
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
+[ $# -ge 2 ] || err_exit "usage: configcheck.sh DOT_CONFIG FRAGMENT... (see --help)" 2
 dot_config=$1
 shift
 for f in "$dot_config" "$@"; do
-	[ -r "$f" ] || { echo "$LOCKLAT_PROG: error: cannot read $f" >&2; exit 2; }
+	[ -r "$f" ] || err_exit "cannot read $f" 2
 done
 
 # The last fragment that names an option wins, as in merge_config.sh.

@@ -23,6 +23,18 @@ static void vmsg(const char *kind, const char *fmt, va_list ap, int errnum)
 	fputc('\n', stderr);
 }
 
+void usage_exit(const char *const *msg_opts, int status)
+{
+	/* Bad usage: the synopsis alone, on one line; the rest is --help's. */
+	if (status) {
+		fprintf(stderr, "%s (see --help)\n", msg_opts[0]);
+		exit(status);
+	}
+	for (; *msg_opts; msg_opts++)
+		printf("%s\n", *msg_opts);
+	exit(status);
+}
+
 void err_exit(int status, const char *fmt, ...)
 {
 	va_list ap;

@@ -29,6 +29,13 @@ void err_exit(int status, const char *fmt, ...)
 void err_exit_errno(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A tool's usage, one line per entry of its NULL-terminated msg_opts[]
+ * (rtla's style: the one place its options are described), on stdout for
+ * --help (status 0); for bad usage its synopsis (msg_opts[0]) alone, on
+ * stderr. Then exit with status.
+ */
+void usage_exit(const char *const *msg_opts, int status) __attribute__((noreturn));
 
 /*
  * Parse a whole unsigned number in [min, max]. Returns false on anything

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh - assemble the guest initramfs, cached by the hash of its inputs.
 #
-# Usage: bench/guest/mkinitramfs.sh [--print-inputs]
+# Usage: bench/guest/mkinitramfs.sh [--print-inputs | --help]
 #
 # Contents: busybox (static) and its applets, the guest init with its
 # library and the setup kinds' scripts (bench/guest/setup/), the host's
@@ -14,6 +14,11 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
+case ${1:-} in
+-h | --help) usage_from_header "$0"; exit 0 ;;
+'' | --print-inputs) ;;
+*) err_exit "unknown argument '$1' (see --help)" 2 ;;
+esac
 
 # Host programs the guest runs, by absolute path: Debian's, and rtla, which
 # kernels/build.sh builds from the kernel tree (Debian's is 6.1).

@@ -3,6 +3,7 @@
 # findings.sh - find kernel splats in a guest's console log and dmesg.
 #
 # Usage: bench/host/findings.sh LOG...
+#        bench/host/findings.sh --help
 #
 # Prints one line per kind found: KIND<TAB>COUNT<TAB>FIRST LINE. A kind's
 # count is its largest count in any one log (the console and dmesg repeat each
@@ -12,9 +13,11 @@
 # Exit: 0 none found, 1 findings, 2 bad usage.
 
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: findings.sh LOG..." >&2; exit 2; }
+. "$(dirname "$0")/../../lib/common.sh"
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
+[ $# -ge 1 ] || err_exit "usage: findings.sh LOG... (see --help)" 2
 for f in "$@"; do
-	[ -r "$f" ] || { echo "findings.sh: error: cannot read $f" >&2; exit 2; }
+	[ -r "$f" ] || err_exit "cannot read $f" 2
 done
 
 awk '

@@ -16,7 +16,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
-[ $# -ge 1 ] || err_exit "usage: lab-probe.sh ACCEL..." 2
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
+[ $# -ge 1 ] || err_exit "usage: lab-probe.sh ACCEL... (see --help)" 2
 fields=("login=${PARALLEL_SSHLOGIN:-:}" "host=$(uname -n)" "cpus=$(nproc)"
 	"cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 	"free_mib=$(df -Pm . | awk 'NR == 2 { print $4 }')")

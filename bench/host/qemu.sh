@@ -4,6 +4,7 @@
 #
 # Usage: bench/host/qemu.sh --kernel BZIMAGE --initrd IMAGE --out DIR [options]
 #        bench/host/qemu.sh --detect-accel
+#        bench/host/qemu.sh --help
 #   --accel A        auto (default), kvm, tcg-icount or tcg (multi-threaded TCG)
 #   --append ARGS    extra kernel command line
 #   --cpus N         vCPUs (default 2)
@@ -55,6 +56,7 @@ accel_args() {
 	esac
 }
 
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 if [ "${1:-}" = --detect-accel ]; then
 	accel_detect
 	exit 0

@@ -5,6 +5,7 @@
 # Usage: bench/report/report.sh summary [RUN_DIR]
 #        bench/report/report.sh plots [RUN_DIR]
 #        bench/report/report.sh compare A_RUN B_RUN [OUT_DIR]
+#        bench/report/report.sh --help
 # RUN_DIR defaults to results/latest (the newest run of run-matrix.sh).
 #   summary  locklat-summary -> RUN_DIR/summary.{md,json,csv}, RUN_DIR/plot-data/,
 #            and results/summary.md (the same text, its links made relative to results/)
@@ -19,6 +20,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
 what=${1:-}
+case $what in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 # compare A B [OUT]: two runs' summaries side by side.
 compare_write() {
 	local bin=$LOCKLAT_BUILD/bin/locklat-compare a=$1 b=$2 out=${3:-} allow=()

@@ -19,7 +19,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 
-[ $# -le 1 ] || err_exit "usage: image.sh [COMP[,BLOCK]]" 2
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
+[ $# -le 1 ] || err_exit "usage: image.sh [COMP[,BLOCK]] (see --help)" 2
 spec=${1:-xz}
 comp=${spec%%,*} block=1M
 [ "$comp" = "$spec" ] || block=${spec#*,}

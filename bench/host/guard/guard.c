@@ -4,7 +4,7 @@
  * started outlives run-matrix.sh, even when run-matrix.sh is killed with
  * SIGKILL and cannot clean up after itself.
  *
- * Usage: locklat-guard [--help] [--tree] -- COMMAND [ARG...]
+ * Usage and options: msg_opts[] below (--help).
  *
  * COMMAND runs in a process group of its own, its standard input
  * /dev/null (a stage never asks: a background group that read the terminal
@@ -43,13 +43,29 @@
 /* The signal the kernel sends the guard when its parent dies. */
 #define PARENT_DIED SIGUSR1
 
+static const char *const msg_opts[] = {
+	"usage: locklat-guard [--tree] -- COMMAND [ARG...]",
+	"",
+	"  Runs COMMAND in its own process group and kills that group when the",
+	"  guard's parent dies, when the guard is interrupted, and when COMMAND exits.",
+	"",
+	"  --tree   also every other process below COMMAND (the guard is their",
+	"           child subreaper)",
+	"  --help   this text",
+	NULL,
+};
+
+/* Standalone: lib/locklat.c's usage_exit(), written again. */
 static void usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-guard [--help] [--tree] -- COMMAND [ARG...]\n"
-		"Runs COMMAND in its own process group and kills that group (--tree: and\n"
-		"every process below COMMAND) when the guard's parent dies, when the guard\n"
-		"is interrupted, and when COMMAND exits.\n");
+	const char *const *m;
+
+	if (status) {
+		fprintf(stderr, "%s (see --help)\n", msg_opts[0]);
+		exit(status);
+	}
+	for (m = msg_opts; *m; m++)
+		printf("%s\n", *m);
 	exit(status);
 }
 

@@ -2,7 +2,7 @@
 /*
  * locklat-qmp - send one QMP command to a QEMU monitor socket.
  *
- * Usage: locklat-qmp [--timeout SECONDS] SOCKET COMMAND
+ * Usage and options: msg_opts[] below (--help).
  *
  * COMMAND is a QMP command without arguments (cont, quit, query-status,
  * query-cpus-fast, ...). The tool waits for the socket to appear (QEMU creates
@@ -40,12 +40,17 @@ struct qmp {
 	size_t len;
 };
 
+static const char *const msg_opts[] = {
+	"usage: locklat-qmp [--timeout SECONDS] SOCKET COMMAND",
+	"",
+	"  --timeout SECONDS  give up after this long (default 10)",
+	"  --help             this text",
+	NULL,
+};
+
 static void usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-qmp [--timeout SECONDS] SOCKET COMMAND\n"
-		"  --timeout SECONDS  give up after this long (default 10)\n");
-	exit(status);
+	usage_exit(msg_opts, status);
 }
 
 static int qmp_connect(const char *path, uint64_t deadline_ns)

@@ -5,8 +5,7 @@
  * kernels/call-sites), so that the shell reads them with the one parser the
  * summary uses (lib/table.c) rather than one of its own.
  *
- * Usage: locklat-table [--field N] FILE
- *   --field N   the field to print, from 1 (default 1: the name)
+ * Usage and options: msg_opts[] below (--help).
  *
  * Lines without the field print nothing; comments and blank lines are
  * skipped. Exit: 0, 1 if FILE cannot be read, 2 bad usage.
@@ -26,10 +25,17 @@ enum option_values {
 	OPT_HELP,
 };
 
+static const char *const msg_opts[] = {
+	"usage: locklat-table [--field N] FILE",
+	"",
+	"  --field N   the field to print, from 1 (default 1: the name)",
+	"  --help      this text",
+	NULL,
+};
+
 static void usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: locklat-table [--field N] FILE\n");
-	exit(status);
+	usage_exit(msg_opts, status);
 }
 
 int main(int argc, char **argv)

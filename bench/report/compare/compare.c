@@ -3,10 +3,7 @@
  * locklat-compare - set two locklat runs side by side: the same matrix on two
  * machines, on two dates, under KVM and TCG, or before and after a change.
  *
- * Usage: locklat-compare [--allow-different] --out DIR A_RUN B_RUN
- *   --allow-different  compare runs made with different settings (what
- *                      differs is said at the top of the output)
- *   --out DIR          where compare.md and compare.json go (created)
+ * Usage and options: msg_opts[] below (--help).
  *
  * Reads A_RUN/summary.json and B_RUN/summary.json (locklat-summary's; a
  * committed run such as results/reference has them without its cells). For
@@ -63,11 +60,19 @@ struct run {
 	json_object *root, *groups, *settings;
 };
 
+static const char *const msg_opts[] = {
+	"usage: locklat-compare [--allow-different] --out DIR A_RUN B_RUN",
+	"",
+	"  --allow-different  compare runs made with different settings (what",
+	"                     differs is said at the top of the output)",
+	"  --out DIR          where compare.md and compare.json go (created)",
+	"  --help             this text",
+	NULL,
+};
+
 static void usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-compare [--allow-different] --out DIR A_RUN B_RUN\n");
-	exit(status);
+	usage_exit(msg_opts, status);
 }
 
 static const char *json_str(json_object *o, const char *key, const char *fallback)

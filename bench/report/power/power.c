@@ -4,22 +4,7 @@
  * summary's test (the 95% Hodges-Lehmann interval of the ratio of maxima
  * excluding 1) to see a given change, by simulation.
  *
- * Usage: locklat-power [options]
- *   --group V/W      a group of --summary whose per-repetition maxima give
- *                    the spread (repeatable: their log maxima, each centred
- *                    on its median, are pooled and resampled)
- *   --help           this text
- *   --log-sd S       without --group: log maxima normally distributed with
- *                    this standard deviation (default 0.5)
- *   --ratio R        the change to detect, B's maxima times R (default 2)
- *   --reps LIST      repetitions per side to try, comma-separated
- *                    (default 4,6,8,10,12)
- *   --runs N         simulated comparisons per size (default 2000)
- *   --seed N         the generator's seed (default 1)
- *   --statistic KEY  the group field --group resamples: max_us (the pass
- *                    maxima, default) or block_median_us (the typical
- *                    worst seconds)
- *   --summary FILE   a run's summary.json, for --group
+ * Usage and options: msg_opts[] below (--help).
  *
  * For each size it prints the share of simulated comparisons whose interval
  * excludes 1 with the change (the power) and without it (the false-positive
@@ -55,12 +40,30 @@ enum option_values {
 	OPT_SUMMARY,
 };
 
+static const char *const msg_opts[] = {
+	"usage: locklat-power [options]",
+	"",
+	"  --group V/W      a group of --summary whose per-repetition maxima give",
+	"                   the spread (repeatable: their log maxima, each centred",
+	"                   on its median, are pooled and resampled)",
+	"  --log-sd S       without --group: log maxima normally distributed with",
+	"                   this standard deviation (default 0.5)",
+	"  --ratio R        the change to detect, B's maxima times R (default 2)",
+	"  --reps LIST      repetitions per side to try, comma-separated",
+	"                   (default 4,6,8,10,12)",
+	"  --runs N         simulated comparisons per size (default 2000)",
+	"  --seed N         the generator's seed (default 1)",
+	"  --statistic KEY  the group field --group resamples: max_us (the pass",
+	"                   maxima, default) or block_median_us (the typical",
+	"                   worst seconds)",
+	"  --summary FILE   a run's summary.json, for --group",
+	"  --help           this text",
+	NULL,
+};
+
 static void usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-power [--summary FILE --group V/W ...] [--log-sd S] [--ratio R]\n"
-		"                     [--reps LIST] [--runs N] [--seed N] [--statistic KEY]\n");
-	exit(status);
+	usage_exit(msg_opts, status);
 }
 
 /* xorshift64*: small, fast, and the same sequence everywhere for a seed. */

@@ -3,14 +3,7 @@
  * locklat-summary - summarise a locklat run: summary.md, summary.json,
  * summary.csv and the data files the gnuplot scripts draw.
  *
- * Usage: locklat-summary [options] RUN_DIR
- *   --call-sites FILE   call site attribution table (kernels/call-sites)
- *   --comparisons FILE  the comparisons to make (kernels/comparisons)
- *   --llcheck-scenarios FILE  llcheck's scenarios with what to expect
- *                       (kernels/modules/llcheck/scenarios)
- *   --plots-dir DIR     where the plots are linked from summary.md (relative)
- *   --series NAME       the patch series under test (local-lock): a variant
- *                       without it sorts before one with it
+ * Usage and options: msg_opts[] below (--help).
  *
  * RUN_DIR holds <variant>/<workload>/rep<N>/ cells (results/README.md).
  * Writes RUN_DIR/summary.{md,json,csv} and RUN_DIR/plot-data/; for a run
@@ -53,13 +46,25 @@ enum option_values {
 	OPT_STARTUP_WINDOW,
 };
 
+static const char *const msg_opts[] = {
+	"usage: locklat-summary [options] RUN_DIR",
+	"",
+	"  --call-sites FILE         call site attribution table (default kernels/call-sites)",
+	"  --comparisons FILE        the comparisons to make (default kernels/comparisons)",
+	"  --llcheck-scenarios FILE  llcheck's scenarios with what to expect",
+	"                            (kernels/modules/llcheck/scenarios)",
+	"  --plots-dir DIR           where summary.md links the plots from (default plots)",
+	"  --series NAME             the patch series under test (default local-lock): a",
+	"                            variant without it sorts before one with it",
+	"  --startup-window MS       the start of each latency pass left out of the",
+	"                            typical worst second, in ms (default 1000)",
+	"  --help                    this text",
+	NULL,
+};
+
 static void usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-		"usage: locklat-summary [--call-sites FILE] [--comparisons FILE]\n"
-		"                       [--llcheck-scenarios FILE] [--plots-dir DIR]\n"
-		"                       [--series NAME] [--startup-window MS] RUN_DIR\n");
-	exit(status);
+	usage_exit(msg_opts, status);
 }
 
 /* What every summary of this invocation is made with (a run's strata each get one). */

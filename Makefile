@@ -15,7 +15,7 @@ RUN ?= results/latest
 #   bench/host/<tool>/    host side of the QEMU boundary (qmp, guard, table)
 #                         -> build/bin/locklat-<tool>, with json-c (the guard
 #                         with nothing: it must build before the packages)
-#   bench/report/<tool>/  the report stage (summary, compare, power)
+#   bench/report/<tool>/  the report stage (summary, compare, power, verdict)
 #                         -> build/bin/locklat-<tool>, with bench/report/lib
 #                         (key=value files, statistics) and json-c
 #   workloads/<name>/     guest workloads -> static build/guest-bin/locklat-<name>,
@@ -55,6 +55,15 @@ $(BIN)/locklat-%: bench/report/%/*.[ch] $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(CO
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -o $@ $(filter %.c,$^) $(JSONC) $(TRACECMD)
 
+# The summary's cell loader (its files, its checks, the one parser of the
+# guest's step log) and the verdict rules run-cell.sh asks locklat-verdict
+# for: one judge of a cell, in the summary's own sources.
+SUMMARY_CELL_SRC := $(addprefix bench/report/summary/,cell.c blame.c timerlat.c verdict.c)
+SUMMARY_CELL_HDR := $(addprefix bench/report/summary/,cell.h verdict.h)
+$(BIN)/locklat-verdict: bench/report/verdict/verdict.c $(SUMMARY_CELL_SRC) $(SUMMARY_CELL_HDR) $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -Ibench/report/summary -o $@ $(filter %.c,$^) $(JSONC) $(TRACECMD)
+
 # Static: the guest image carries no libraries for our own programs.
 $(GUEST_BIN)/locklat-%: workloads/%/*.[ch] $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
 	@mkdir -p $(GUEST_BIN)
@@ -85,7 +94,6 @@ build/tests/test-lru: tests/unit/test-lru.c workloads/lru/procfs.c workloads/lru
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/lru -o $@ $< workloads/lru/procfs.c workloads/lru/verify.c
 
-SUMMARY_CELL_SRC := bench/report/summary/cell.c bench/report/summary/blame.c bench/report/summary/timerlat.c
 build/tests/test-%: tests/unit/test-%.c $(SUMMARY_CELL_SRC) $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -Ibench/report/summary -o $@ $< $(SUMMARY_CELL_SRC) $(REPORT_LIB_SRC) $(COMMON_SRC) $(JSONC) $(TRACECMD)

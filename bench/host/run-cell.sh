@@ -180,6 +180,8 @@ if [ "$modules_pass" -eq 1 ]; then
 			err_exit "module $m for $variant not built: run 'make modules VARIANTS=$variant'" "$CELL_EXIT_INFRA"
 	done
 fi
+[ -x "$LOCKLAT_BUILD/bin/locklat-verdict" ] ||
+	err_exit "$LOCKLAT_BUILD/bin/locklat-verdict not built: run 'make tools'" "$CELL_EXIT_INFRA"
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
 cpus=${cpus:-$(default_vcpus "$accel")}
 
@@ -277,8 +279,8 @@ silence=()
 
 # boot DIR PASSES: one boot of the guest that runs PASSES, with its results
 # disk and its setup's disk; QEMU's record in DIR (console.log, qemu-cmdline,
-# ...), what the guest wrote in DIR/guest. Sets qemu_status (qemu.sh's exit),
-# results_status (tar's) and boot_deadline_s.
+# ...), what the guest wrote in DIR/guest, DIR/results-tar.err what tar said
+# of a damaged archive (empty when it was whole). Sets boot_deadline_s.
 boot() {
 	local dir=$1 boot_passes=$2 disks serial image setup_disk
 	mkdir -p "$dir/guest"
@@ -301,7 +303,7 @@ boot() {
 		fi
 	fi
 	boot_deadline_s=$(boot_deadline "$boot_passes")
-	qemu_status=0
+	local qemu_status=0
 	# If this script dies, even by SIGKILL, the kernel kills qemu.sh, whose
 	# death kills QEMU the same way: no guest outlives the cell that started it.
 	setpriv --pdeathsig KILL -- "$LOCKLAT_ROOT/bench/host/qemu.sh" --kernel "$bzimage" --initrd "$dir/initrd.img" \
@@ -315,58 +317,10 @@ boot() {
 	# What the guest wrote, even if it later panicked. A damaged archive
 	# (the guest filled its results disk, or died while writing) still gives
 	# what it holds, and tar says what went wrong.
-	results_status=0
-	tar -xf "$dir/results.img" -C "$dir/guest" 2>"$dir/results-tar.err" || results_status=$?
+	if tar -xf "$dir/results.img" -C "$dir/guest" 2>"$dir/results-tar.err"; then
+		: >"$dir/results-tar.err"
+	fi
 	rm -f "$dir/results.img" "$dir/initrd.img" "$dir/scratch.img"
-}
-
-# step_in_progress CONSOLE: the step the guest was in when its console
-# ended (started, never ended), or nothing.
-step_in_progress() {
-	awk '/locklat: step [a-z.0-9]+: start/ { s = $(NF - 1); sub(/:$/, "", s) }
-		/locklat: step [a-z.0-9]+: exit/ { s = "" } END { print s }' "$1" 2>/dev/null || true
-}
-
-# steps_hung_count STEPS NAME: how many times step NAME was recorded hung.
-steps_hung_count() {
-	awk -v s="$2" '$1 == s && $2 == "hung" { n++ } END { print n + 0 }' "$1" 2>/dev/null || echo 0
-}
-
-# boot_timeout_reason DIR: why a boot that the host had to end ended
-# (qemu.sh's status 3, 5 or 6), or nothing.
-boot_timeout_reason() {
-	local step
-	step=$(step_in_progress "$1/console.log")
-	case $qemu_status in
-	3) echo "watchdog killed QEMU after ${boot_deadline_s} s${step:+ in step $step}" ;;
-	6) echo "step $(awk '$2 == "hung" { s = $1 } END { print s }' "$1/guest/steps" 2>/dev/null) hung: no end within its budget of guest time (the guest's own watchdog); its poweroff did not finish, QEMU killed ${LOCKLAT_HUNG_GRACE_S:-30} s later" ;;
-	5) echo "the guest fell silent: no line of its init for ${silence_s} s of wall time${step:+ in step $step} (workload cells log a heartbeat every ${LOCKLAT_HEARTBEAT_S} s of guest time: its userspace or its clock stopped)" ;;
-	esac
-}
-
-# passes_to_resume: after a first boot the host had to end, the passes a
-# second boot runs: those that never ran or ended hung without their retry,
-# in their order, then the one the guest was stuck in (its retry), unless
-# it was already a retry. Nothing for a command, or a boot that ended by itself.
-passes_to_resume() {
-	local p steps=$partial/guest/steps stuck last hung todo='' again=''
-	[ -z "$command" ] || return 0
-	case $qemu_status in 3 | 5 | 6) ;; *) return 0 ;; esac
-	[ "$results_status" -eq 0 ] || return 0
-	stuck=$(step_in_progress "$partial/console.log")
-	for p in $passes; do
-		last=$(awk -v s="$p" '$1 == s { l = $2 } END { print l }' "$steps" 2>/dev/null)
-		hung=$(steps_hung_count "$steps" "$p")
-		if [ "$p" = "$stuck" ] || [ "$last" = hung ]; then
-			[ "$hung" -ge 1 ] && [ "$p" = "$stuck" ] && continue
-			[ "$hung" -ge 2 ] && continue
-			again="$again $p"
-		elif [ -z "$last" ]; then
-			todo="$todo $p"
-		fi
-	done
-	todo="$todo$again"
-	echo "${todo# }"
 }
 
 # boot_merge DIR: a second boot's results into the cell's: its passes'
@@ -391,13 +345,20 @@ boot_merge() {
 	rmdir "$b"
 }
 
+# The one judge of a cell (bench/report/summary/verdict.c), by the rules the
+# summary reads cells with; with --resume, what a second boot runs.
+verdict() {
+	"$LOCKLAT_BUILD/bin/locklat-verdict" --deadline "$first_deadline_s,$boot_deadline_s" \
+		--silence "${silence_s:-0}" --heartbeat "$LOCKLAT_HEARTBEAT_S" \
+		--hung-grace "${LOCKLAT_HUNG_GRACE_S:-30}" --results-disk-mib "$LOCKLAT_RESULTS_DISK_MIB" "$@"
+}
+
 boot "$partial" "$passes"
-boots=1 resumed=''
-first_boot_reason=''
-resumed=$(passes_to_resume)
+first_deadline_s=$boot_deadline_s
+boots=1
+resumed=$(verdict --resume "$partial")
 if [ -n "$resumed" ]; then
-	first_boot_reason=$(boot_timeout_reason "$partial")
-	progress cell "$variant/$workload/$(basename "$out"): first boot ended ($first_boot_reason); a second boot runs: $resumed"
+	progress cell "$variant/$workload/$(basename "$out"): first boot ended ($(cat "$partial/qemu-exit")); a second boot runs: $resumed"
 	boot "$partial/boot2" "$resumed"
 	boots=2
 	boot_merge "$partial/boot2"
@@ -408,98 +369,16 @@ for f in "$partial"/guest/modules/*.dmesg; do
 	"$LOCKLAT_ROOT/bench/host/findings.sh" "$f" >"${f%.dmesg}.findings" || true
 done
 
-findings_status=0
 logs=()
 for f in "$partial/console.log" "$partial/boot2/console.log" "$partial/guest/dmesg.txt" "$partial/guest/dmesg-boot2.txt"; do
 	[ ! -f "$f" ] || logs+=("$f")
 done
-"$LOCKLAT_ROOT/bench/host/findings.sh" "${logs[@]}" >"$partial/findings" || findings_status=$?
+"$LOCKLAT_ROOT/bench/host/findings.sh" "${logs[@]}" >"$partial/findings" || true
 
-# integrity_summary GUEST_DIR: the workloads' own data checks
-# (locklat-integrity lines, workloads/lib/workload.h) over every pass, in the
-# order the passes ran: "M of N checks wrong (first, P pass: ...)" when any
-# failed, else nothing.
-integrity_summary() {
-	local p outs=()
-	for p in $passes; do
-		[ -f "$1/workload-$p.out" ] && outs+=("$1/workload-$p.out")
-	done
-	[ ${#outs[@]} -gt 0 ] || return 0
-	awk '$1 == "locklat-integrity" {
-		pass = FILENAME; sub(/.*workload-/, "", pass); sub(/\.out$/, "", pass)
-		c = $3; e = $4; sub(/^checked=/, "", c); sub(/^errors=/, "", e)
-		checked += c; errors += e
-		if (e > 0 && first == "") { first = $0; sub(/^.* first=/, "", first); where = pass }
-	} END {
-		if (errors > 0) printf "%d of %d checks wrong (first, %s pass: %s)\n", errors, checked, where, first
-	}' "${outs[@]}"
-}
-
-# steps_last GUEST_DIR: each step's last "NAME STATUS" line of guest/steps, in
-# the order the steps first ran: a pass that hung and was retried (bench/guest/init)
-# is judged by its retry.
-steps_last() {
-	awk '!($1 in last) { order[++n] = $1 } { last[$1] = $2 }
-		END { for (i = 1; i <= n; i++) print order[i], last[order[i]] }' "$1/steps" 2>/dev/null
-}
-# steps_retried GUEST_DIR: the steps that hung once and ended on their retry.
-steps_retried() {
-	awk '$2 == "hung" { h[$1] = 1; next } $1 in h { print $1 }' "$1/steps" 2>/dev/null | sort -u | tr '\n' ' '
-}
-
-# status: what this cell says, worst first.
-reason=''
-# (No steps file, a damaged archive: nothing to judge, not an error here.)
-final_steps=$(steps_last "$partial/guest" || true)
-retried=$(steps_retried "$partial/guest" || true)
-corrupt=$(integrity_summary "$partial/guest")
-# The last boot's: the first one's, or the second one's after a resume.
-last_boot=$partial
-[ "$boots" -eq 1 ] || last_boot=$partial/boot2
-timeout_reason=$(boot_timeout_reason "$last_boot")
-if [ -n "$timeout_reason" ]; then
-	status=TIMEOUT reason=$timeout_reason
-elif [ "$qemu_status" -ne 0 ]; then
-	status=INFRA reason="qemu.sh exit $qemu_status: $(tail -n 1 "$last_boot/qemu-stderr" 2>/dev/null)"
-elif grep -qP '^panic\t' "$partial/findings"; then
-	status=FINDINGS reason="kernel panic${corrupt:+; data corrupted: $corrupt}"
-elif [ -n "$corrupt" ]; then
-	# Wrong data is a finding whatever else the cell shows.
-	status=FINDINGS reason="data corrupted: $corrupt"
-	[ "$findings_status" -ne 1 ] || reason="$reason; kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
-elif grep -q ' hung$' <<<"$final_steps"; then
-	hung_name=$(awk '$2 == "hung" { print $1; exit }' <<<"$final_steps")
-	if [ "$(steps_hung_count "$partial/guest/steps" "$hung_name")" -gt 1 ]; then
-		reason="step $hung_name hung: no end within its budget of guest time (the guest's own watchdog), and again when retried; the other passes ran"
-	else
-		reason="step $hung_name hung: no end within its budget of guest time (the guest's own watchdog); the guest powered off"
-	fi
-	status=TIMEOUT
-elif [ "$results_status" -ne 0 ]; then
-	status=INVALID reason="the guest's results archive is damaged ($(head -n 1 "$partial/results-tar.err")): results disk full (${LOCKLAT_RESULTS_DISK_MIB} MiB) or the guest died while writing"
-elif [ ! -f "$partial/guest/guest-complete" ]; then
-	status=INVALID reason="the guest did not finish its steps"
-elif grep -qv ' 0$' <<<"$final_steps"; then
-	status=INVALID reason="guest steps failed: $(grep -v ' 0$' <<<"$final_steps" | tr '\n' ' ')"
-elif [ -n "$workload" ] && [ "$WORKLOAD_TARGETS" != - ] &&
-	[[ " $passes " == *" verify "* ]] &&
-	! awk '$2 ~ /^[0-9]+$/ && $2 > 0 { hit = 1 } END { exit !hit }' "$partial/guest/path-hits" 2>/dev/null; then
-	status=INVALID reason="no hit of any target ($WORKLOAD_TARGETS): the workload did not reach its call site"
-elif [ "$findings_status" -eq 1 ]; then
-	status=FINDINGS reason="kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
-else
-	status=OK
-fi
-# A pass that hung and whose retry ended is evidence from the retry; say so.
-[ -z "$retried" ] || reason="${reason:+$reason; }retried after a hang: ${retried% }"
-# So is the evidence of a second boot.
-[ "$boots" -eq 1 ] || reason="${reason:+$reason; }first boot: $first_boot_reason; a second boot ran $resumed"
-# A cell that did not finish still names what the kernel and the data said
-# before it stopped: a hang after an oops is the oops's.
-if [ "$status" = TIMEOUT ] || [ "$status" = INVALID ] || [ "$status" = INFRA ]; then
-	[ -z "$corrupt" ] || reason="$reason; data corrupted: $corrupt"
-	[ "$findings_status" -ne 1 ] || reason="$reason; kernel splats: $(cut -f1 "$partial/findings" | tr '\n' ' ')"
-fi
+# status and reason: what this cell says, worst first.
+verdict_out=$(verdict "$partial")
+status=$(sed -n 's/^status=//p' <<<"$verdict_out")
+reason=$(sed -n 's/^reason=//p' <<<"$verdict_out")
 
 # guest_version KEY PACKAGE: the version of a program the guest ran, from
 # the image's record (mkinitramfs.sh), else this host's package.

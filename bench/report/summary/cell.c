@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cell.h"
+#include "verdict.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -816,54 +817,28 @@ int modules_load(struct cell *c, const char *dir)
 	return 0;
 }
 
-/* The last step console.log shows started and not ended ("" if none). */
-static void console_hung_step(char *out, size_t size, const char *path)
+/* guest/steps: the latency pass's last attempt ran to its end. */
+static bool steps_latency_ok(const char *guest_dir)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL, *p, name[24];
-	size_t cap = 0;
+	struct steps st;
+	const struct step *s;
 
-	out[0] = '\0';
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) >= 0) {
-		p = strstr(line, "locklat: step ");
-		if (!p || sscanf(p, "locklat: step %23[a-z.0-9]:", name) != 1)
-			continue;
-		if (strstr(p, ": start"))
-			copy_str(out, size, name);
-		else if (strstr(p, ": exit"))
-			out[0] = '\0';
-	}
-	free(line);
-	fclose(f);
+	steps_load(&st, guest_dir);
+	s = steps_find(&st, "latency");
+	return s && !strcmp(s->last, "0");
 }
 
-/* guest/steps has "latency 0": the latency pass ran to its end. */
-static bool steps_latency_ok(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[128];
-	bool ok = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		ok |= !strcmp(line, "latency 0\n");
-	fclose(f);
-	return ok;
-}
-
-static void findings_load(struct cell *c, const char *path)
+unsigned int findings_read(struct finding *out, unsigned int max, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
+	unsigned int n = 0;
 
 	if (!f)
-		return;
-	while (getline(&line, &cap, f) >= 0 && c->nfindings < CELL_MAX_ITEMS) {
-		struct finding *fd = &c->findings[c->nfindings];
+		return 0;
+	while (getline(&line, &cap, f) >= 0 && n < max) {
+		struct finding *fd = &out[n];
 		char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
 
 		if (!t2)
@@ -872,10 +847,11 @@ static void findings_load(struct cell *c, const char *path)
 		copy_str(fd->kind, sizeof(fd->kind), line);
 		fd->count = (unsigned int)strtoul(t1 + 1, NULL, 10);
 		copy_str(fd->line, sizeof(fd->line), trim(t2 + 1));
-		c->nfindings++;
+		n++;
 	}
 	free(line);
 	fclose(f);
+	return n;
 }
 
 /*
@@ -883,16 +859,17 @@ static void findings_load(struct cell *c, const char *path)
  * unavailable" for a target the kernel could not probe. Cells from before the
  * idle control have "function hits" (any task, no control).
  */
-static void hits_load(struct cell *c, const char *path)
+unsigned int path_hits_read(struct path_hit *out, unsigned int max, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[256], fn[80], count[32], idle[32];
+	unsigned int nhits = 0;
 	uint64_t n, m;
 
 	if (!f)
-		return;
-	while (c->nhits < CELL_MAX_ITEMS && fgets(line, sizeof(line), f)) {
-		struct path_hit *h = &c->hits[c->nhits];
+		return 0;
+	while (nhits < max && fgets(line, sizeof(line), f)) {
+		struct path_hit *h = &out[nhits];
 		int fields = sscanf(line, "%79s %31s %31s", fn, count, idle);
 
 		if (fields < 2)
@@ -912,9 +889,10 @@ static void hits_load(struct cell *c, const char *path)
 			h->hits = n;
 			h->reached = n > 0;
 		}
-		c->nhits++;
+		nhits++;
 	}
 	fclose(f);
+	return nhits;
 }
 
 static void stats_load(struct cell *c, const char *path)
@@ -942,22 +920,13 @@ static const char *const pass_names[] = { "latency", "timerlat", "preemptoff", "
 
 static unsigned int pass_order(const char *guest_dir, char names[][16])
 {
-	char path[8192], line[128], step[16];
+	struct steps st;
 	unsigned int n = 0, i, j;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/steps", guest_dir);
-	f = fopen(path, "r");
-	while (f && n < CELL_MAX_PASSES && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%15s", step) != 1 || !strcmp(step, "setup"))
-			continue;
-		for (j = 0; j < n && strcmp(names[j], step); j++)
-			;
-		if (j == n)
-			copy_str(names[n++], sizeof(names[0]), step);
-	}
-	if (f)
-		fclose(f);
+	steps_load(&st, guest_dir);
+	for (i = 0; i < st.n && n < CELL_MAX_PASSES; i++)
+		if (strcmp(st.s[i].name, "setup"))
+			copy_str(names[n++], sizeof(names[0]), st.s[i].name);
 	for (i = 0; i < ARRAY_SIZE(pass_names) && n < CELL_MAX_PASSES; i++) {
 		for (j = 0; j < n && strcmp(names[j], pass_names[i]); j++)
 			;
@@ -1512,17 +1481,22 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 	}
 	traces_load(c, dir, cs);
 	modules_load(c, dir);
-	snprintf(path, sizeof(path), "%s/guest/steps", dir);
+	snprintf(path, sizeof(path), "%s/guest", dir);
 	c->latency_step_ok = steps_latency_ok(path);
 	snprintf(path, sizeof(path), "%s/findings", dir);
-	findings_load(c, path);
-	/* A panic, like a hang, leaves a step started and not ended. */
+	c->nfindings = findings_read(c->findings, CELL_MAX_ITEMS, path);
+	/*
+	 * A panic, like a hang, leaves a step started and not ended (in the
+	 * last boot's console, when a second one ran).
+	 */
 	if (!strcmp(c->status, "TIMEOUT") || cell_panicked(c)) {
-		snprintf(path, sizeof(path), "%s/console.log", dir);
-		console_hung_step(c->hung_step, sizeof(c->hung_step), path);
+		snprintf(path, sizeof(path), "%s/boot2/console.log", dir);
+		if (access(path, F_OK))
+			snprintf(path, sizeof(path), "%s/console.log", dir);
+		console_step_in_progress(c->hung_step, sizeof(c->hung_step), path);
 	}
 	snprintf(path, sizeof(path), "%s/guest/path-hits", dir);
-	hits_load(c, path);
+	c->nhits = path_hits_read(c->hits, CELL_MAX_ITEMS, path);
 	snprintf(path, sizeof(path), "%s/guest/workload-latency.out", dir);
 	stats_load(c, path);
 	snprintf(path, sizeof(path), "%s/guest", dir);

@@ -461,6 +461,10 @@ const struct lock_event *cell_lock_event(const struct cell *c, const char *name)
 bool integrity_line_parse(const char *line, uint64_t *checked, uint64_t *errors, char *first, size_t size);
 /* The integrity lines of every guest/workload-<pass>.out of guest_dir, summed, in pass order. */
 void integrity_load(struct integrity *in, const char *guest_dir);
+/* A cell's findings file (findings.sh: "kind<TAB>count<TAB>first line") into out; how many. */
+unsigned int findings_read(struct finding *out, unsigned int max, const char *path);
+/* A cell's guest/path-hits into out, each judged reached or not (PATH_MIN_HITS); how many. */
+unsigned int path_hits_read(struct path_hit *out, unsigned int max, const char *path);
 /* The cell's data integrity checks found a wrong item: a finding, never OK. */
 static inline bool cell_corrupted(const struct cell *c)
 {

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/bin/locklat-verdict
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 17
+tap_plan 21
 
 # mkcell NAME: a complete OK cell: a squashfs workload with its verify pass,
 # its target reached well above the idle control.
@@ -92,6 +92,30 @@ printf 'setup 0\nlatency 0\ntimerlat hung\n' >"$d/guest/steps"
 tap_is "$("$bin" --resume "$d")" "verify timerlat" "--resume: a step the guest ended hung, without its retry, runs again last"
 printf 'locklat: step timerlat: start\n' >>"$d/console.log"
 tap_is "$("$bin" --resume "$d")" "verify" "--resume: not a retry that stuck again"
+
+d=$(mkcell stuck-in-latency)
+echo silent >"$d/qemu-exit"
+printf 'setup 0\n' >"$d/guest/steps"
+printf 'locklat: step latency: start\n' >>"$d/console.log"
+tap_is "$("$bin" --resume "$d")" "timerlat verify" \
+	"--resume: never the latency pass again (its failure is the result), the others yes"
+printf 'mode=cell\nworkload=squashfs\npasses=latency\n' >"$d/cell.conf"
+tap_is "$("$bin" --resume "$d")" "" "--resume: a repetition stuck in its latency pass gets no second boot"
+
+# A panic ends the boot by itself, its steps not done: a second boot too.
+d=$(mkcell panicked)
+printf 'setup 0\nlatency 0\n' >"$d/guest/steps"
+rm "$d/guest/guest-complete"
+printf 'locklat: step timerlat: start\n[    3.6] Kernel panic - not syncing: Fatal exception\n' >>"$d/console.log"
+printf 'panic\t1\tKernel panic - not syncing: Fatal exception\n' >"$d/findings"
+tap_is "$("$bin" --resume "$d")" "verify timerlat" "--resume after a panic: the passes left, then the one it panicked in"
+mkdir -p "$d/boot2"
+echo ok >"$d/boot2/qemu-exit"
+printf 'mode=cell\npasses=verify timerlat\n' >"$d/boot2/cell.conf"
+printf 'setup 0\nlatency 0\nsetup 0\nverify 0\ntimerlat 0\n' >"$d/guest/steps"
+echo complete >"$d/guest/guest-complete"
+tap_is "$(judge "$d")" "FINDINGS|kernel panic; first boot: the kernel panicked in step timerlat; a second boot ran verify timerlat" \
+	"the panic stays the finding; the second boot's evidence is said"
 
 # A second boot: boot2/ with its own QEMU record; the first's reason kept.
 d=$(mkcell second-boot)

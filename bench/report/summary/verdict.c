@@ -169,6 +169,30 @@ static bool boot_timeout_reason(char *out, size_t size, const char *boot_dir, co
 	return true;
 }
 
+/*
+ * How a boot that ended by itself before its steps were done ended: a
+ * kernel panic (its console says so) or a guest that stopped, and in which
+ * step.
+ */
+static void boot_ended_early(char *out, size_t size, const char *boot_dir)
+{
+	char path[4096], step[24], *line = NULL;
+	size_t cap = 0;
+	bool panic = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/console.log", boot_dir);
+	console_step_in_progress(step, sizeof(step), path);
+	f = fopen(path, "r");
+	while (f && !panic && getline(&line, &cap, f) >= 0)
+		panic = strstr(line, "Kernel panic - not syncing") != NULL;
+	if (f)
+		fclose(f);
+	free(line);
+	snprintf(out, size, "%s%s%s", panic ? "the kernel panicked" : "the guest stopped before its steps were done",
+		 step[0] ? " in step " : "", step);
+}
+
 /* Does the cell's cell.conf ask for a workload with targets and a verify pass? */
 static bool verify_expected(const struct kvfile *conf, const char **targets)
 {
@@ -301,7 +325,8 @@ void cell_verdict(struct verdict *v, const char *dir, const struct boot_limits *
 	if (second_boot) {
 		char first[1024] = "", resumed[512] = "";
 
-		boot_timeout_reason(first, sizeof(first), dir, &st, lim->deadline_s[0], lim);
+		if (!boot_timeout_reason(first, sizeof(first), dir, &st, lim->deadline_s[0], lim))
+			boot_ended_early(first, sizeof(first), dir);
 		snprintf(path, sizeof(path), "%s/cell.conf", last_boot);
 		{
 			struct kvfile conf2 = { 0 };
@@ -336,7 +361,10 @@ unsigned int passes_to_resume(const char *dir, char names[][STEP_NAME_MAX], unsi
 	struct steps st;
 
 	first_word(exit_word, sizeof(exit_word), dir, "qemu-exit");
-	if (strcmp(exit_word, "timeout") && strcmp(exit_word, "silent") && strcmp(exit_word, "hung"))
+	snprintf(path, sizeof(path), "%s/guest/guest-complete", dir);
+	/* Ended by the host, or by itself before its steps were done (a panic). */
+	if (strcmp(exit_word, "timeout") && strcmp(exit_word, "silent") && strcmp(exit_word, "hung") &&
+	    (strcmp(exit_word, "ok") || access(path, F_OK) == 0))
 		return 0;
 	snprintf(path, sizeof(path), "%s/results-tar.err", dir);
 	file_line(err, sizeof(err), path, false);
@@ -356,8 +384,14 @@ unsigned int passes_to_resume(const char *dir, char names[][STEP_NAME_MAX], unsi
 		const struct step *s = steps_find(&st, tok);
 
 		if (!strcmp(tok, stuck) || (s && !strcmp(s->last, "hung"))) {
-			/* Once more, last; not a third time, nor a retry that stuck again. */
-			if (s && (s->hung >= 2 || (s->hung >= 1 && !strcmp(tok, stuck))))
+			/*
+			 * Once more, last; not a third time, nor a retry that
+			 * stuck again. Never the latency pass: its failure under
+			 * load is the cell's result (a repetition that hung or
+			 * panicked in it ranks as the worst), and a second
+			 * attempt would keep only the runs that survive.
+			 */
+			if (!strcmp(tok, "latency") || (s && (s->hung >= 2 || (s->hung >= 1 && !strcmp(tok, stuck)))))
 				continue;
 			if (nagain < STEPS_MAX)
 				snprintf(again[nagain++], STEP_NAME_MAX, "%.15s", tok);

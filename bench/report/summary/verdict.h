@@ -56,10 +56,13 @@ void cell_verdict(struct verdict *v, const char *dir, const struct boot_limits *
 
 /*
  * After a first boot the host had to end (deadline, silence, a hung
- * poweroff): the passes a second boot runs, those that never ran or ended
+ * poweroff), or that ended by itself before its steps were done (a
+ * panic): the passes a second boot runs, those that never ran or ended
  * hung without their retry, in cell.conf's order, then the one the guest
- * was stuck in unless it was already a retry. Returns how many went into
- * names; 0 for a command, or a boot that ended by itself.
+ * was stuck in unless it was already a retry or is the latency pass (whose
+ * failure is the cell's result). Returns how many went into
+ * names; 0 for a command, a boot that finished its steps, or a damaged
+ * results archive.
  */
 unsigned int passes_to_resume(const char *dir, char names[][STEP_NAME_MAX], unsigned int max);
 

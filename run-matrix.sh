@@ -279,13 +279,15 @@ matrix_compare() {
 }
 
 # --- the plan ------------------------------------------------------------
-# Wall seconds per guest second, measured on a 2-core machine (tcg-icount:
-# ref-20261204-3, 80 cells in 29 min)
-# (METHODOLOGY.md, "Measured figures"); boot and collection add ~15 s.
-case $accel in kvm) factor=2 ;; tcg-icount) factor=2 ;; tcg) factor=3 ;; esac
+# Wall tenths of a second per guest second, cell_guest_seconds' setup and
+# collection included. tcg-icount on a 2-core machine: the default matrix
+# (ref-20261206-2) took a median 27 s wall for a repetition's 21 guest
+# seconds and 86 s for a traced cell's 54: 1.5 over the matrix's mix
+# (METHODOLOGY.md, "Measured figures").
+case $accel in kvm) factor_x10=20 ;; tcg-icount) factor_x10=15 ;; tcg) factor_x10=30 ;; esac
 # What earlier cells took: the median wall_seconds of complete cells under
 # results/ with this accelerator, duration and warm-up, by "variant/workload/
-# kind" (cell_kind: the passes). Workloads and RT kernels differ by 2-4x, which one factor
+# kind" (the kind: its passes, joined by "+"). Workloads and RT kernels differ by 2-4x, which one factor
 # cannot say.
 declare -A history_seconds=()
 history_load() {
@@ -311,22 +313,15 @@ history_load() {
 			{ v[++n] = $2 } END { if (n) print key, v[int((n + 1) / 2)] }')
 }
 history_load
-# The traced cell's passes besides the latency pass (each a warm-up and a
-# trace duration), plus the verify pass's idle control (one more trace duration).
-traced_extra_s=$(( ($(wc -w <<<"$LOCKLAT_PASSES") - 1) * (trace_duration + warmup) + trace_duration ))
-# cell_kind WORKLOAD CELL: what a cell (CELL: its folder, rep<N> or traced)
-# runs, for the history: its passes, joined by "+" (as history_load keys
-# them).
-cell_kind() {
-	local passes
-	passes=$(cell_passes "$1" "$2")
-	echo "${passes// /+}"
-}
-cell_seconds() { # VARIANT WORKLOAD CELL
-	local guest=$((duration + warmup)) kind
-	kind=$(cell_kind "$2" "$3")
-	[ "$kind" = "${LOCKLAT_PASSES// /+}" ] && guest=$((guest + traced_extra_s))
-	echo "${history_seconds[$1/$2/$kind]:-$(( guest * factor + 15 ))}"
+# cell_seconds VARIANT WORKLOAD CELL: the wall seconds a cell is expected to
+# take: what earlier cells of its kind took, else its guest seconds
+# (lib/common.sh's cell_guest_seconds, boot and collection included) times
+# the accelerator's factor (factor_x10).
+cell_seconds() {
+	local passes kind
+	passes=$(cell_passes "$2" "$3")
+	kind=${passes// /+}
+	echo "${history_seconds[$1/$2/$kind]:-$(( $(cell_guest_seconds "$passes" "$duration" "$trace_duration" "$warmup") * factor_x10 / 10 ))}"
 }
 # A tree written by another result layout is not mixed with this one's cells.
 layout_check() {
@@ -428,7 +423,7 @@ locklat plan
   kernels:     built and kept: ${built[*]:-none}
                to build, every object: ${cold_builds[*]:-none}
                to build, a built configuration's objects from ccache: ${shared_builds[*]:-none}
-  estimated:   $((est / 60)) min: kernels $((build_s / 60)) min (${LOCKLAT_BUILD_COLD_SECONDS} s a configuration's first kernel, ${LOCKLAT_BUILD_SHARED_SECONDS} s a later one), cells $((total_s / jobs / 60)) min (${#history_seconds[@]} kinds timed by earlier runs, others ${factor}x wall per guest second)
+  estimated:   $((est / 60)) min: kernels $((build_s / 60)) min (${LOCKLAT_BUILD_COLD_SECONDS} s a configuration's first kernel, ${LOCKLAT_BUILD_SHARED_SECONDS} s a later one), cells $((total_s / jobs / 60)) min (${#history_seconds[@]} kinds timed by earlier runs, others $((factor_x10 / 10)).$((factor_x10 % 10))x wall per guest second)
 EOF
 if [ -n "$hosts" ]; then
 	for line in "${LAB_REPORT[@]}"; do

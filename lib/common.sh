@@ -507,6 +507,41 @@ kernel_dir() {
 	kernel_path "$(kernel_name "$1" "$2")"
 }
 
+# A cell's time, in one place: what its guest does, and the limits the host
+# and the guest derive from it (run-cell.sh's deadline and step budget,
+# run-matrix.sh's estimate).
+#
+# cell_guest_seconds PASSES DURATION TRACE_DURATION WARMUP: the guest seconds
+# of a cell's passes: each a warm-up and its length (the latency pass
+# DURATION, the others TRACE_DURATION), the verify pass's idle control one
+# more TRACE_DURATION, timerlat's idle noise LOCKLAT_TIMERLAT_IDLE_S more,
+# and 10 s of setup and collection.
+cell_guest_seconds() {
+	local p s=10
+	for p in $1; do
+		case ${p%%.*} in
+		latency) s=$((s + $2 + $4)) ;;
+		verify) s=$((s + 2 * $3 + $4)) ;;
+		timerlat) s=$((s + $3 + $4 + LOCKLAT_TIMERLAT_IDLE_S)) ;;
+		*) s=$((s + $3 + $4)) ;;
+		esac
+	done
+	echo "$s"
+}
+# cell_deadline_s GUEST_SECONDS: the wall seconds the host gives one boot.
+# Busy guests (fork storms, tracing) run 4-5x slower than wall time on a
+# dedicated host CPU, ~10x on a shared one: a hang costs a few minutes, a
+# deadline that is too tight costs a wrong TIMEOUT. Never under 2 minutes.
+cell_deadline_s() {
+	echo $(($1 * 12 + 120))
+}
+# step_budget_s DURATION WARMUP: the guest seconds after which the guest
+# ends a step as hung: ten times the longest pass's warm-up and length,
+# and a minute.
+step_budget_s() {
+	echo $(( ($1 + $2) * 10 + 60 ))
+}
+
 # passes_flavour PASSES: the kernel a cell running PASSES boots: traced when
 # any of them needs the latency tracers, else plain.
 passes_flavour() {

@@ -30,7 +30,8 @@
 #   --function-trace  record every function inside the tracers' sections
 #                     (off by default: under icount it lengthens them)
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
-#                     12x the guest work plus two minutes)
+#                     12x the guest work plus two minutes, per boot:
+#                     lib/common.sh's cell_guest_seconds, cell_deadline_s)
 #   --silence S       wall seconds without a line of the guest's init after
 #                     which the watchdog stops QEMU (default: LOCKLAT_SILENCE_S
 #                     for workload cells, whose guest logs a heartbeat; never
@@ -38,7 +39,7 @@
 #   --step-budget S   guest seconds after which the guest ends a step of the
 #                     cell as hung, runs the other passes and retries it once
 #                     (powers off only when a kill cannot end it; default
-#                     10x (warm-up + duration) + 60)
+#                     10x (warm-up + duration) + 60: step_budget_s)
 #   --initramfs FILE  the guest image (default: bench/guest/mkinitramfs.sh's, built
 #                     if needed); run-matrix.sh passes one image to every cell
 #   --targets LIST    comma-separated kernel functions the verify pass counts,
@@ -230,7 +231,7 @@ job_write() {
 			cyclictest "$cyclictest_args" \
 			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
 			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
-			step_budget "${step_budget:-$(( (duration + warmup) * 10 + 60 ))}" \
+			step_budget "${step_budget:-$(step_budget_s "$duration" "$warmup")}" \
 			heartbeat "$LOCKLAT_HEARTBEAT_S" \
 			function_trace "$function_trace" \
 			timerlat_percent "$LOCKLAT_TIMERLAT_PERCENT" timerlat_idle_s "$LOCKLAT_TIMERLAT_IDLE_S" \
@@ -258,18 +259,13 @@ job_write() {
 }
 
 # boot_deadline PASSES: the wall-clock deadline of a boot that runs PASSES
-# (--deadline, else computed). Guest time runs 2-4x slower than wall time
-# under tcg-icount; busy guests (fork storms, tracing) 4-5x on a dedicated
-# host CPU, ~10x on a shared one: a hang costs a few minutes, a deadline that
-# is too tight costs a wrong TIMEOUT. Never less than 2 minutes.
+# (--deadline, else lib/common.sh's cell_deadline_s).
 boot_deadline() {
-	local npasses
 	if [ -n "$deadline" ]; then
 		echo "$deadline"
-		return
+	else
+		cell_deadline_s "$(cell_guest_seconds "$1" "$duration" "$trace_duration" "$warmup")"
 	fi
-	npasses=$(wc -w <<<"$1")
-	echo $(( (duration + (npasses - 1) * trace_duration + npasses * warmup + 10) * 12 + 120 ))
 }
 
 # Workload cells log a heartbeat (commands may be silent for any time).

@@ -18,22 +18,6 @@
 #include "run.h"
 
 /*
- * Whether a cell's kernel applied the series (its manifest records a hash
- * for each patch it applied: manifest.patch_sha256.<series>/<file>).
- */
-static bool cell_has_series(const struct cell *c, const char *series)
-{
-	char prefix[128];
-	size_t i, n;
-
-	n = (size_t)snprintf(prefix, sizeof(prefix), "manifest.patch_sha256.%s/", series);
-	for (i = 0; i < c->meta.count; i++)
-		if (!strncmp(c->meta.pairs[i].key, prefix, n))
-			return true;
-	return false;
-}
-
-/*
  * Variant order, from what the cells' kernels are: non-RT before RT,
  * without lockdep before with, the pre-series code before the series, then
  * by name.
@@ -47,9 +31,8 @@ static int variant_rank(const struct run *run, const char *variant)
 
 		if (strcmp(c->variant, variant))
 			continue;
-		return ((strcmp(kv_str(&c->meta, "manifest.preempt_model", ""), "rt") == 0) * 2 +
-			(strcmp(kv_str(&c->meta, "manifest.lockdep", "n"), "y") == 0)) * 2 +
-		       cell_has_series(c, run->series);
+		return ((c->preempt_model && !strcmp(c->preempt_model, "rt")) * 2 + c->lockdep) * 2 +
+		       series_listed(c->series_applied, run->series);
 	}
 	return 99;
 }
@@ -124,7 +107,7 @@ static const char *cell_left_out(const struct cell *c)
 	if (cell_measured(c) || c->traced_kernel)
 		return NULL;
 	/* A cell that was not to run a latency pass (modules, verify-only) leaves nothing out. */
-	if (!strstr(kv_str(&c->meta, "passes", "latency"), "latency"))
+	if (c->passes && !strstr(c->passes, "latency"))
 		return NULL;
 	if (cell_died_in_latency(c))
 		return "the guest hung or panicked in the latency pass";
@@ -180,12 +163,9 @@ static void group_add_cell(struct group *g, const struct cell *c)
  */
 static bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t)
 {
-	uint64_t duration = 0, warmup = 0;
-
-	if (!c || !parse_u64(kv_str(&c->meta, "duration_s", ""), 1, UINT64_MAX / 2000000, &duration))
+	if (!c || !c->duration_s)
 		return false;
-	parse_u64(kv_str(&c->meta, "warmup_s", "0"), 0, UINT64_MAX / 2000000, &warmup);
-	return t->max_us > (duration + warmup) * 1000000;
+	return t->max_us > (c->duration_s + c->warmup_s) * 1000000;
 }
 
 /*
@@ -402,7 +382,7 @@ static bool workload_latency_planned(const struct run *run, const char *workload
 
 	for (i = 0; i < run->ncells; i++)
 		if (!strcmp(run->cells[i].workload, workload) &&
-		    strstr(kv_str(&run->cells[i].meta, "passes", "latency"), "latency"))
+		    (!run->cells[i].passes || strstr(run->cells[i].passes, "latency")))
 			return true;
 	return false;
 }

@@ -1433,6 +1433,75 @@ static void traces_load(struct cell *c, const char *dir, const struct call_sites
 	wakeup_runs_load(c, dir, cs);
 }
 
+/* The meta key of each setting: the one place they are named after load. */
+static const char *const setting_keys[CS_N] = {
+	[CS_ACCEL] = "accel",
+	[CS_VCPUS] = "vcpus",
+	[CS_GUEST_MEM_MIB] = "guest_mem_mib",
+	[CS_DURATION_S] = "duration_s",
+	[CS_WARMUP_S] = "warmup_s",
+	[CS_TRACE_DURATION_S] = "trace_duration_s",
+	[CS_HIST_RANGE_US] = "hist_range_us",
+	[CS_KERNEL_SOURCE] = "manifest.source_package",
+	[CS_GCC] = "manifest.gcc_version",
+	[CS_QEMU] = "qemu_version",
+	[CS_RT_TESTS] = "cyclictest_version",
+	[CS_TRACE_CMD] = "trace_cmd_version",
+	[CS_HOST_CPU] = "host_cpu",
+	[CS_HOST] = "host",
+	[CS_SUITE_REVISION] = "suite_revision",
+};
+
+/* meta into the cell's typed fields (the stages after load never read its keys). */
+static void meta_type(struct cell *c)
+{
+	const char *prefix = "manifest.patch_sha256.";
+	size_t i, n = strlen(prefix), len = 0;
+
+	for (i = 0; i < CS_N; i++)
+		c->setting[i] = kv_str(&c->meta, setting_keys[i], "?");
+	c->passes = kv_lookup(&c->meta, "passes");
+	c->setup = kv_lookup(&c->meta, "setup");
+	c->targets = kv_lookup(&c->meta, "targets");
+	c->host = kv_lookup(&c->meta, "host");
+	c->host_cpu = kv_lookup(&c->meta, "host_cpu");
+	c->kernel_release = kv_str(&c->meta, "manifest.kernel_release", "");
+	c->kernel_source = kv_str(&c->meta, "manifest.source", "debian");
+	c->patches = kv_str(&c->meta, "manifest.patches", "");
+	c->preempt_model = kv_lookup(&c->meta, "manifest.preempt_model");
+	c->lockdep = !strcmp(kv_str(&c->meta, "manifest.lockdep", "n"), "y");
+	c->flavour_recorded = kv_lookup(&c->meta, "kernel_flavour") != NULL;
+	parse_u64(kv_str(&c->meta, "vcpus", ""), 1, 4096, &c->vcpus);
+	parse_u64(kv_str(&c->meta, "duration_s", ""), 1, CELL_MAX_SECONDS, &c->duration_s);
+	parse_u64(kv_str(&c->meta, "warmup_s", ""), 0, CELL_MAX_SECONDS, &c->warmup_s);
+	parse_u64(kv_str(&c->meta, "layout_version", ""), 0, 1000, &c->layout_version);
+	/* manifest.patch_sha256.<series>/<file>: a hash per patch it applied. */
+	for (i = 0; i < c->meta.count; i++) {
+		const char *k = c->meta.pairs[i].key, *slash;
+		char name[64];
+
+		if (strncmp(k, prefix, n) || !(slash = strchr(k + n, '/')) || (size_t)(slash - k - n) >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(slash - k - n), k + n);
+		if (!series_listed(c->series_applied, name) && len + strlen(name) + 2 < sizeof(c->series_applied))
+			len += (size_t)snprintf(c->series_applied + len, sizeof(c->series_applied) - len, "%s%s",
+						len ? " " : "", name);
+	}
+}
+
+bool series_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us)
 {
 	char path[4096];
@@ -1445,6 +1514,7 @@ int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint
 		return errno == ENOENT ? 1 : -1;
 	if (strcmp(kv_str(&c->meta, "complete", "0"), "1"))
 		return 1;
+	meta_type(c);
 	c->variant = kv_str(&c->meta, "variant", "?");
 	c->workload = kv_str(&c->meta, "workload", "?");
 	c->status = kv_str(&c->meta, "status", "INVALID");

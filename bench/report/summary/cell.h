@@ -258,11 +258,46 @@ struct llbench_result {
 
 #define CELL_MAX_MODULE_ROWS 8
 
+/*
+ * The settings a run's cells are compared on and their provenance, as meta
+ * records them (results/README.md): the keys are named once, in cell.c's
+ * table, and the stages after load ask by this enum.
+ */
+enum cell_setting {
+	CS_ACCEL,
+	CS_VCPUS,
+	CS_GUEST_MEM_MIB,
+	CS_DURATION_S,
+	CS_WARMUP_S,
+	CS_TRACE_DURATION_S,
+	CS_HIST_RANGE_US,
+	CS_KERNEL_SOURCE,
+	CS_GCC,
+	CS_QEMU,
+	CS_RT_TESTS,
+	CS_TRACE_CMD,
+	CS_HOST_CPU,
+	CS_HOST,
+	CS_SUITE_REVISION,
+	CS_N
+};
+
 struct cell {
 	char *dir;
+	/* Read once, at load (cell.c); the stages after it use the fields below. */
 	struct kvfile meta;
 	const char *variant, *workload, *status, *reason, *accel;
 	unsigned int rep;
+	const char *setting[CS_N];	/* as recorded, "?" when absent */
+	const char *passes;		/* the passes it ran; NULL in cells that lack the key */
+	const char *setup, *targets;	/* its workload's; NULL when absent */
+	const char *host, *host_cpu;	/* NULL in cells from before they were kept */
+	const char *kernel_release, *kernel_source, *patches;	/* of the kernel it booted ("" when absent) */
+	const char *preempt_model;	/* "preempt", "rt"; NULL when absent */
+	bool lockdep;			/* its kernel has lockdep */
+	bool flavour_recorded;		/* meta names its kernel_flavour (cells since the plain/traced split) */
+	char series_applied[256];	/* the patch series its kernel applied, space-separated */
+	uint64_t vcpus, duration_s, warmup_s, layout_version;	/* 0 when absent */
 	/*
 	 * The cell booted the variant's traced kernel (meta kernel_flavour:
 	 * the passes that need the preemptoff/irqsoff tracers run there). Its
@@ -462,6 +497,8 @@ bool integrity_line_parse(const char *line, uint64_t *checked, uint64_t *errors,
 /* The integrity lines of every guest/workload-<pass>.out of guest_dir, summed, in pass order. */
 void integrity_load(struct integrity *in, const char *guest_dir);
 /* A cell's findings file (findings.sh: "kind<TAB>count<TAB>first line") into out; how many. */
+/* Whether name is a word of the space-separated list (a cell's series_applied). */
+bool series_listed(const char *list, const char *name);
 unsigned int findings_read(struct finding *out, unsigned int max, const char *path);
 /* A cell's guest/path-hits into out, each judged reached or not (PATH_MIN_HITS); how many. */
 unsigned int path_hits_read(struct path_hit *out, unsigned int max, const char *path);

@@ -338,12 +338,9 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 	json_object_object_add(o, "reason", json_object_new_string(c->reason));
 	json_object_object_add(o, "accel", json_object_new_string(c->accel));
 	/* Where it ran (run-matrix.sh --hosts spreads a run); null for cells that did not record it. */
-	json_object_object_add(o, "host", kv_str(&c->meta, "host", NULL) ?
-			       json_object_new_string(kv_str(&c->meta, "host", NULL)) : NULL);
-	json_object_object_add(o, "host_cpu", kv_str(&c->meta, "host_cpu", NULL) ?
-			       json_object_new_string(kv_str(&c->meta, "host_cpu", NULL)) : NULL);
-	json_object_object_add(o, "kernel_release",
-			       json_object_new_string(kv_str(&c->meta, "manifest.kernel_release", "")));
+	json_object_object_add(o, "host", c->host ? json_object_new_string(c->host) : NULL);
+	json_object_object_add(o, "host_cpu", c->host_cpu ? json_object_new_string(c->host_cpu) : NULL);
+	json_object_object_add(o, "kernel_release", json_object_new_string(c->kernel_release));
 	if (c->has_latency) {
 		json_object_object_add(o, "max_us", json_object_new_int64((int64_t)(c->has_steady ? c->steady_max_us : c->max_us)));
 		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(c->has_steady && c->steady_censored));
@@ -421,29 +418,30 @@ static bool run_uses_tcg(const struct run *run)
 static json_object *json_settings(const struct run *run)
 {
 	static const struct {
-		const char *name, *key;
+		const char *name;
+		enum cell_setting setting;
 		bool latency_only;
 	} settings[] = {
-		{ "accel", "accel", true },
-		{ "vcpus", "vcpus", true },
-		{ "guest_mem_mib", "guest_mem_mib", true },
-		{ "duration_s", "duration_s", true },
-		{ "warmup_s", "warmup_s", true },
-		{ "trace_duration_s", "trace_duration_s", true },
-		{ "hist_range_us", "hist_range_us", true },
-		{ "kernel_source", "manifest.source_package", false },
-		{ "gcc", "manifest.gcc_version", false },
-		{ "qemu", "qemu_version", false },
-		{ "rt_tests", "cyclictest_version", false },
-		{ "host_cpu", "host_cpu", false },
-		{ "suite_revision", "suite_revision", false },
+		{ "accel", CS_ACCEL, true },
+		{ "vcpus", CS_VCPUS, true },
+		{ "guest_mem_mib", CS_GUEST_MEM_MIB, true },
+		{ "duration_s", CS_DURATION_S, true },
+		{ "warmup_s", CS_WARMUP_S, true },
+		{ "trace_duration_s", CS_TRACE_DURATION_S, true },
+		{ "hist_range_us", CS_HIST_RANGE_US, true },
+		{ "kernel_source", CS_KERNEL_SOURCE, false },
+		{ "gcc", CS_GCC, false },
+		{ "qemu", CS_QEMU, false },
+		{ "rt_tests", CS_RT_TESTS, false },
+		{ "host_cpu", CS_HOST_CPU, false },
+		{ "suite_revision", CS_SUITE_REVISION, false },
 	};
 	json_object *o = json_object_new_object();
 	char buf[2048];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(settings); i++) {
-		meta_values_of(run, settings[i].key, settings[i].latency_only, buf, sizeof(buf));
+		setting_values_of(run, settings[i].setting, settings[i].latency_only, buf, sizeof(buf));
 		json_object_object_add(o, settings[i].name, json_object_new_string(buf));
 	}
 	return o;
@@ -455,7 +453,7 @@ static json_object *json_stratum(const struct stratum *s);
 static void json_header(json_object *root, const struct run *run)
 {
 	json_object_object_add(root, "layout_version",
-			       json_object_new_int(run->ncells ? atoi(kv_str(&run->cells[0].meta, "layout_version", "0")) : 0));
+			       json_object_new_int(run->ncells ? (int)run->cells[0].layout_version : 0));
 	json_object_object_add(root, "run", json_object_new_string(run_name(run)));
 }
 
@@ -477,7 +475,7 @@ void render_json(const struct run *run)
 	char buf[2048];
 	size_t i;
 
-	meta_values(run, "accel", buf, sizeof(buf));
+	setting_values(run, CS_ACCEL, buf, sizeof(buf));
 	json_header(root, run);
 	json_object_object_add(root, "accelerators", json_object_new_string(buf));
 	json_object_object_add(root, "instruction_time", json_object_new_boolean(run_uses_tcg(run)));

@@ -52,8 +52,7 @@ static unsigned int run_vcpus(const struct run *run)
 	size_t i;
 
 	for (i = 0; i < run->ncells; i++) {
-		if (!run->cells[i].has_latency ||
-		    !parse_u64(kv_str(&run->cells[i].meta, "vcpus", ""), 1, 4096, &v))
+		if (!run->cells[i].has_latency || !(v = run->cells[i].vcpus))
 			continue;
 		if (vcpus && vcpus != v)
 			return 0;
@@ -72,7 +71,7 @@ static void md_clock(FILE *f, const struct run *run)
 	unsigned int vcpus = run_vcpus(run);
 	char accel[256];
 
-	meta_values_of(run, "accel", true, accel, sizeof(accel));
+	setting_values_of(run, CS_ACCEL, true, accel, sizeof(accel));
 	if (strstr(accel, "tcg-icount")) {
 		fprintf(f, "> **Instruction time, not hardware latency.** Under `tcg-icount` one host thread runs "
 			"every vCPU in turn and the guest clock advances 1 ns per instruction executed by any of "
@@ -387,14 +386,25 @@ static void answer_section(FILE *f, const struct group *g)
 	}
 }
 
-/* A workload's meta value (its cells agree on it), or NULL when none says. */
-static const char *workload_meta(const struct run *run, const char *workload, const char *key)
+/* A workload's setup (its cells agree on it), or NULL when none says. */
+static const char *workload_setup(const struct run *run, const char *workload)
 {
 	size_t i;
 
 	for (i = 0; i < run->ncells; i++)
-		if (!strcmp(run->cells[i].workload, workload) && kv_str(&run->cells[i].meta, key, NULL))
-			return kv_str(&run->cells[i].meta, key, NULL);
+		if (!strcmp(run->cells[i].workload, workload) && run->cells[i].setup)
+			return run->cells[i].setup;
+	return NULL;
+}
+
+/* A workload's targets (its cells agree on them), or NULL when none says. */
+static const char *workload_targets(const struct run *run, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < run->ncells; i++)
+		if (!strcmp(run->cells[i].workload, workload) && run->cells[i].targets)
+			return run->cells[i].targets;
 	return NULL;
 }
 
@@ -413,7 +423,7 @@ static const char *const failure_kinds[] = {
 
 static bool cell_modules_only(const struct cell *c)
 {
-	return !strcmp(kv_str(&c->meta, "passes", ""), "modules");
+	return c->passes && !strcmp(c->passes, "modules");
 }
 
 /* The failures of variant v's cells, in words ("zram: data corrupted; squashfs: oops"), into buf. */
@@ -490,7 +500,7 @@ static void md_answer(FILE *f, const struct run *run)
 		q = comparison_of(run, run->question_a, run->question_b, run->question_workload);
 	if (q) {
 		/* The workload's parameters beside the headline: squashfs's block size sets its section. */
-		const char *setup = workload_meta(run, q->workload, "setup");
+		const char *setup = workload_setup(run, q->workload);
 
 		fprintf(f, "**%s vs %s on %s** (", q->a->variant, q->b->variant, q->workload);
 		/* Cells from before the meta key have no setup: nothing to name. */
@@ -638,10 +648,7 @@ static void splats_line(FILE *f, const struct run *run, const char *a, const cha
 /* What a variant's kernel is made of: its source and its patches (manifest). */
 static void reviewer_kernel(FILE *f, const char *variant, const struct cell *c)
 {
-	const char *patches = kv_str(&c->meta, "manifest.patches", "");
-
-	fprintf(f, "  %s: %s, patches %s\n", variant, kv_str(&c->meta, "manifest.source", "debian"),
-		patches[0] ? patches : "none");
+	fprintf(f, "  %s: %s, patches %s\n", variant, c->kernel_source, c->patches[0] ? c->patches : "none");
 }
 
 /*
@@ -659,10 +666,10 @@ static void md_reviewer(FILE *f, const struct run *run)
 
 	if (!run->nverdicts)
 		return;
-	meta_values_of(run, "accel", true, accel, sizeof(accel));
-	meta_values_of(run, "vcpus", true, vcpus, sizeof(vcpus));
-	meta_values_of(run, "duration_s", true, duration, sizeof(duration));
-	meta_values(run, "suite_revision", revision, sizeof(revision));
+	setting_values_of(run, CS_ACCEL, true, accel, sizeof(accel));
+	setting_values_of(run, CS_VCPUS, true, vcpus, sizeof(vcpus));
+	setting_values_of(run, CS_DURATION_S, true, duration, sizeof(duration));
+	setting_values(run, CS_SUITE_REVISION, revision, sizeof(revision));
 	fprintf(f, "## For a reviewer\n\n```\n");
 	fprintf(f, "locklat: %s, %s vCPU(s), %s s latency passes, up to %zu repetitions per build\n"
 		"and workload (locklat %s)\n", accel, vcpus, duration, max_rep(run), revision);
@@ -673,7 +680,7 @@ static void md_reviewer(FILE *f, const struct run *run)
 
 		if (!ca || !cb || va < 0 || vb < 0)
 			continue;
-		fprintf(f, "\n%s vs %s (%s):\n", vp->a, vp->b, kv_str(&ca->meta, "manifest.preempt_model", "?"));
+		fprintf(f, "\n%s vs %s (%s):\n", vp->a, vp->b, ca->preempt_model ? ca->preempt_model : "?");
 		reviewer_kernel(f, vp->a, ca);
 		reviewer_kernel(f, vp->b, cb);
 		for (w = 0; w < run->nworkloads; w++) {
@@ -712,7 +719,7 @@ static void md_reviewer(FILE *f, const struct run *run)
 					fprintf(f, "    %.*s\n", (int)len, p);
 				p += len + (p[len] == '\n');
 			}
-		} else if (!strcmp(kv_str(&ca->meta, "manifest.preempt_model", ""), "preempt")) {
+		} else if (ca->preempt_model && !strcmp(ca->preempt_model, "preempt")) {
 			fprintf(f, "  binary equivalence: not checked in this run (make verify-equivalence)\n");
 		}
 	}
@@ -740,38 +747,38 @@ static void md_header(FILE *f, const struct run *run)
 		fprintf(f, "; %zu incomplete cells not counted", run->partial);
 	fprintf(f, ". Up to %zu repetitions per variant and workload.\n\n", max_rep(run));
 
-	meta_values(run, "accel", buf, sizeof(buf));
+	setting_values(run, CS_ACCEL, buf, sizeof(buf));
 	fprintf(f, "- Accelerator: **%s**\n", buf);
-	meta_values(run, "vcpus", buf, sizeof(buf));
+	setting_values(run, CS_VCPUS, buf, sizeof(buf));
 	fprintf(f, "- Guest: %s vCPU(s), pinned (see each cell's `pinning`); ", buf);
-	meta_values(run, "guest_mem_mib", buf, sizeof(buf));
+	setting_values(run, CS_GUEST_MEM_MIB, buf, sizeof(buf));
 	fprintf(f, "%s MiB\n", buf);
-	meta_values_of(run, "duration_s", true, buf, sizeof(buf));
+	setting_values_of(run, CS_DURATION_S, true, buf, sizeof(buf));
 	fprintf(f, "- Latency pass: %s s of guest time (", buf);
-	meta_values_of(run, "warmup_s", true, buf, sizeof(buf));
+	setting_values_of(run, CS_WARMUP_S, true, buf, sizeof(buf));
 	fprintf(f, "after %s s of workload warm-up); cyclictest `-m -p95 -a -i 200`, one thread per vCPU, ", buf);
-	meta_values(run, "hist_range_us", buf, sizeof(buf));
+	setting_values(run, CS_HIST_RANGE_US, buf, sizeof(buf));
 	fprintf(f, "histogram range %s µs; tracer and verification passes ", buf);
-	meta_values_of(run, "trace_duration_s", true, buf, sizeof(buf));
+	setting_values_of(run, CS_TRACE_DURATION_S, true, buf, sizeof(buf));
 	fprintf(f, "%s s\n", buf);
-	meta_values(run, "manifest.source_package", buf, sizeof(buf));
+	setting_values(run, CS_KERNEL_SOURCE, buf, sizeof(buf));
 	fprintf(f, "- Kernel source: %s; ", buf);
-	meta_values(run, "manifest.gcc_version", buf, sizeof(buf));
+	setting_values(run, CS_GCC, buf, sizeof(buf));
 	fprintf(f, "gcc %s\n", buf);
-	meta_values(run, "qemu_version", buf, sizeof(buf));
+	setting_values(run, CS_QEMU, buf, sizeof(buf));
 	fprintf(f, "- %s; ", buf);
-	meta_values(run, "cyclictest_version", buf, sizeof(buf));
+	setting_values(run, CS_RT_TESTS, buf, sizeof(buf));
 	fprintf(f, "rt-tests %s; ", buf);
-	meta_values(run, "trace_cmd_version", buf, sizeof(buf));
+	setting_values(run, CS_TRACE_CMD, buf, sizeof(buf));
 	fprintf(f, "trace-cmd %s\n", buf);
-	meta_values(run, "host_cpu", buf, sizeof(buf));
+	setting_values(run, CS_HOST_CPU, buf, sizeof(buf));
 	fprintf(f, "- Host CPU: %s", buf);
 	/* The hosts by name, where the cells recorded them (run-matrix.sh --hosts runs several). */
-	meta_values(run, "host", buf, sizeof(buf));
+	setting_values(run, CS_HOST, buf, sizeof(buf));
 	if (strcmp(buf, "?"))
 		fprintf(f, " (hosts: %s)", buf);
 	fprintf(f, "; ");
-	meta_values(run, "suite_revision", buf, sizeof(buf));
+	setting_values(run, CS_SUITE_REVISION, buf, sizeof(buf));
 	fprintf(f, "locklat revision %s\n\n", buf);
 	md_clock(f, run);
 	fprintf(f, "All latencies in µs. Across repetitions: median [min–max]. Each repetition's maximum and "
@@ -1605,7 +1612,7 @@ static void md_modules(FILE *f, const struct run *run)
 		first->nllbench ? first->llbench[0].rounds : 0,
 		first->nllbench ? first->llbench[0].iterations : 0,
 		/* Cells before the plain/traced split (no kernel_flavour) ran on kernels with the tracers. */
-		kv_str(&first->meta, "kernel_flavour", NULL) ?
+		first->flavour_recorded ?
 		"The modules ran on the plain kernels, without the preemptoff and irqsoff tracers: "
 		"`preempt_disable()` / `preempt_enable()` are inline, as on a production kernel "
 		"(with the tracers' hooks, `CONFIG_TRACE_PREEMPT_TOGGLE`, the pair cost ~104 against ~6 ns)." :
@@ -1644,14 +1651,14 @@ static void md_same_site(FILE *f, const struct run *run)
 	size_t a, b, v;
 
 	for (a = 0; a < run->nworkloads && a < ARRAY_SIZE(done); a++) {
-		const char *ta = workload_meta(run, run->workloads[a], "targets");
+		const char *ta = workload_targets(run, run->workloads[a]);
 		size_t set[16], n = 0, k;
 
 		if (done[a] || run->modules_only[a] || !ta || !strcmp(ta, "-"))
 			continue;
 		set[n++] = a;
 		for (b = a + 1; b < run->nworkloads && b < ARRAY_SIZE(done) && n < ARRAY_SIZE(set); b++) {
-			const char *tb = workload_meta(run, run->workloads[b], "targets");
+			const char *tb = workload_targets(run, run->workloads[b]);
 
 			if (tb && !strcmp(ta, tb)) {
 				set[n++] = b;
@@ -1665,7 +1672,7 @@ static void md_same_site(FILE *f, const struct run *run)
 			"names each workload's parameters.\n\n| workload (setup) |", run->workloads[set[0]]);
 		md_variant_columns(f, run, NULL);
 		for (k = 0; k < n; k++) {
-			const char *setup = workload_meta(run, run->workloads[set[k]], "setup");
+			const char *setup = workload_setup(run, run->workloads[set[k]]);
 
 			fprintf(f, "| %s (`%s`) |", run->workloads[set[k]], setup ? setup : "?");
 			for (v = 0; v < run->nvariants; v++) {

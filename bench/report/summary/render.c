@@ -43,14 +43,14 @@ const char *cell_rel_dir(const struct run *run, const struct cell *c)
 	return c->dir;
 }
 
-/* Distinct values of a meta key over all cells (with latency_only, over the cells with a latency pass), comma-separated. */
-void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size)
+/* Distinct values of a setting over all cells (with latency_only, over the cells with a latency pass), comma-separated. */
+void setting_values_of(const struct run *run, enum cell_setting setting, bool latency_only, char *out, size_t size)
 {
 	size_t i, len = 0;
 
 	out[0] = '\0';
 	for (i = 0; i < run->ncells; i++) {
-		const char *v = kv_str(&run->cells[i].meta, key, "?");
+		const char *v = run->cells[i].setting[setting];
 		char quoted[512];
 
 		if (latency_only && !run->cells[i].has_latency)
@@ -65,9 +65,9 @@ void meta_values_of(const struct run *run, const char *key, bool latency_only, c
 	}
 }
 
-void meta_values(const struct run *run, const char *key, char *out, size_t size)
+void setting_values(const struct run *run, enum cell_setting setting, char *out, size_t size)
 {
-	meta_values_of(run, key, false, out, size);
+	setting_values_of(run, setting, false, out, size);
 }
 
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-rep<N>. */

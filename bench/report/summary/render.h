@@ -27,9 +27,9 @@ void render_close(FILE *f, const struct run *run, const char *name);
 const char *cell_rel_dir(const struct run *run, const struct cell *c);
 /* The run's name: its folder's last component. */
 const char *run_name(const struct run *run);
-/* Distinct values of a meta key over the cells (latency_only: those with a latency pass), ", "-separated. */
-void meta_values_of(const struct run *run, const char *key, bool latency_only, char *out, size_t size);
-void meta_values(const struct run *run, const char *key, char *out, size_t size);
+/* Distinct values of a setting over the cells (latency_only: those with a latency pass), ", "-separated. */
+void setting_values_of(const struct run *run, enum cell_setting setting, bool latency_only, char *out, size_t size);
+void setting_values(const struct run *run, enum cell_setting setting, char *out, size_t size);
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-<cell>. */
 void series_name(char *buf, size_t size, const struct cell *c);
 

@@ -328,8 +328,8 @@ boot_merge() {
 	[ ! -f "$b/steps" ] || cat "$b/steps" >>"$partial/guest/steps"
 	[ ! -f "$b/dmesg.txt" ] || mv "$b/dmesg.txt" "$partial/guest/dmesg-boot2.txt"
 	rm -f "$b/steps" "$b/cell.conf"
-	for f in "$b"/*; do
-		[ -e "$f" ] || continue
+	# Every entry, dot-files too (find, not a glob).
+	while IFS= read -r -d '' f; do
 		name=${f##*/}
 		if [ -d "$f" ] && [ -d "$partial/guest/$name" ]; then
 			rm -rf "$partial/guest/$name.hung"
@@ -337,7 +337,7 @@ boot_merge() {
 		fi
 		rm -rf "${partial:?}/guest/$name"
 		mv "$f" "$partial/guest/"
-	done
+	done < <(find "$b" -mindepth 1 -maxdepth 1 -print0)
 	rmdir "$b"
 }
 

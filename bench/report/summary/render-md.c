@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,27 +387,24 @@ static void answer_section(FILE *f, const struct group *g)
 	}
 }
 
-/* A workload's setup (its cells agree on it), or NULL when none says. */
-static const char *workload_setup(const struct run *run, const char *workload)
+/*
+ * A workload's setup or targets (its cells agree on them): the field at
+ * offset in the first of its cells that recorded it, or NULL.
+ */
+static const char *workload_field(const struct run *run, const char *workload, size_t offset)
 {
 	size_t i;
 
-	for (i = 0; i < run->ncells; i++)
-		if (!strcmp(run->cells[i].workload, workload) && run->cells[i].setup)
-			return run->cells[i].setup;
+	for (i = 0; i < run->ncells; i++) {
+		const char *v = *(const char *const *)((const char *)&run->cells[i] + offset);
+
+		if (!strcmp(run->cells[i].workload, workload) && v)
+			return v;
+	}
 	return NULL;
 }
-
-/* A workload's targets (its cells agree on them), or NULL when none says. */
-static const char *workload_targets(const struct run *run, const char *workload)
-{
-	size_t i;
-
-	for (i = 0; i < run->ncells; i++)
-		if (!strcmp(run->cells[i].workload, workload) && run->cells[i].targets)
-			return run->cells[i].targets;
-	return NULL;
-}
+#define workload_setup(run, w) workload_field(run, w, offsetof(struct cell, setup))
+#define workload_targets(run, w) workload_field(run, w, offsetof(struct cell, targets))
 
 static void md_answer_integrity(FILE *f, const struct run *run);
 static void md_answer_locks(FILE *f, const struct run *run);

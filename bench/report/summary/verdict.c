@@ -266,8 +266,11 @@ void cell_verdict(struct verdict *v, const char *dir, const struct boot_limits *
 		snprintf(path, sizeof(path), "%s/qemu-stderr", last_boot);
 		file_line(stderr_line, sizeof(stderr_line), path, true);
 		snprintf(v->status, sizeof(v->status), "INFRA");
-		snprintf(v->reason, sizeof(v->reason), "QEMU ended %s: %s", exit_word[0] ? exit_word : "unknown",
-			 stderr_line);
+		if (exit_word[0])
+			snprintf(v->reason, sizeof(v->reason), "QEMU ended %s: %s", exit_word, stderr_line);
+		else
+			snprintf(v->reason, sizeof(v->reason), "qemu.sh ended without saying how QEMU did (no "
+				 "qemu-exit)%s%s", stderr_line[0] ? ": " : "", stderr_line);
 	} else if (panicked) {
 		snprintf(v->status, sizeof(v->status), "FINDINGS");
 		snprintf(v->reason, sizeof(v->reason), "kernel panic%s%s", corrupt[0] ? "; data corrupted: " : "",

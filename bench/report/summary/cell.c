@@ -582,14 +582,7 @@ int load_state_load(struct load_state *l, const char *guest_dir, bool has_worklo
 	}
 	snprintf(path, sizeof(path), "%s/workload-latency.out", guest_dir);
 	n = progress_read(path, t_s, ops, LOAD_MAX_LINES);
-	snprintf(path, sizeof(path), "%s/workload-latency.alive", guest_dir);
-	f = fopen(path, "r");
-	word[0] = '\0';
-	if (f) {
-		if (fscanf(f, "%15s", word) != 1)
-			word[0] = '\0';
-		fclose(f);
-	}
+	file_word(word, sizeof(word), guest_dir, "workload-latency.alive");
 	if (start < 0 || end < start || !word[0])
 		return 1;
 	l->pass_start_s = start;
@@ -826,6 +819,21 @@ static bool steps_latency_ok(const char *guest_dir)
 	steps_load(&st, guest_dir);
 	s = steps_find(&st, "latency");
 	return s && !strcmp(s->last, "0");
+}
+
+void file_word(char *out, size_t size, const char *dir, const char *name)
+{
+	char path[4096], word[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%31s", word) != 1)
+			word[0] = '\0';
+		fclose(f);
+	}
+	snprintf(out, size, "%s", word);
 }
 
 unsigned int findings_read(struct finding *out, unsigned int max, const char *path)
@@ -1337,16 +1345,10 @@ static void run_name(char *dst, size_t size, const char *name, unsigned int run)
  */
 static bool pass_load_dead(const char *dir, const char *run)
 {
-	char path[4096], word[8] = "";
-	FILE *f;
+	char name[64], word[8];
 
-	snprintf(path, sizeof(path), "%s/guest/workload-%s.alive", dir, run);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fscanf(f, "%7s", word) != 1)
-		word[0] = '\0';
-	fclose(f);
+	snprintf(name, sizeof(name), "guest/workload-%s.alive", run);
+	file_word(word, sizeof(word), dir, name);
 	return !strcmp(word, "no");
 }
 

@@ -496,6 +496,8 @@ const struct lock_event *cell_lock_event(const struct cell *c, const char *name)
 bool integrity_line_parse(const char *line, uint64_t *checked, uint64_t *errors, char *first, size_t size);
 /* The integrity lines of every guest/workload-<pass>.out of guest_dir, summed, in pass order. */
 void integrity_load(struct integrity *in, const char *guest_dir);
+/* The first word of dir/name (qemu-exit, workload-PASS.alive) into out; "" if absent. */
+void file_word(char *out, size_t size, const char *dir, const char *name);
 /* A cell's findings file (findings.sh: "kind<TAB>count<TAB>first line") into out; how many. */
 /* Whether name is a word of the space-separated list (a cell's series_applied). */
 bool series_listed(const char *list, const char *name);

@@ -83,22 +83,6 @@ void console_step_in_progress(char *out, size_t size, const char *console_path)
 	fclose(f);
 }
 
-/* The first word of a file (qemu-exit), or "" if absent. */
-static void first_word(char *out, size_t size, const char *dir, const char *name)
-{
-	char path[4096], word[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%31s", word) != 1)
-			word[0] = '\0';
-		fclose(f);
-	}
-	snprintf(out, size, "%s", word);
-}
-
 /* The first (or last) line of a file, without its newline ("" if none). */
 static void file_line(char *out, size_t size, const char *path, bool last)
 {
@@ -142,7 +126,7 @@ static bool boot_timeout_reason(char *out, size_t size, const char *boot_dir, co
 	char exit_word[32], step[24], path[4096], in_step[64] = "";
 	unsigned int i;
 
-	first_word(exit_word, sizeof(exit_word), boot_dir, "qemu-exit");
+	file_word(exit_word, sizeof(exit_word), boot_dir, "qemu-exit");
 	snprintf(path, sizeof(path), "%s/console.log", boot_dir);
 	console_step_in_progress(step, sizeof(step), path);
 	if (step[0])
@@ -257,7 +241,7 @@ void cell_verdict(struct verdict *v, const char *dir, const struct boot_limits *
 	nhits = path_hits_read(hits, CELL_MAX_ITEMS, path);
 	for (i = 0; i < nhits; i++)
 		reached += hits[i].reached;
-	first_word(exit_word, sizeof(exit_word), last_boot, "qemu-exit");
+	file_word(exit_word, sizeof(exit_word), last_boot, "qemu-exit");
 
 	if (boot_timeout_reason(timeout, sizeof(timeout), last_boot, &st, lim->deadline_s[second_boot], lim)) {
 		snprintf(v->status, sizeof(v->status), "TIMEOUT");
@@ -363,7 +347,7 @@ unsigned int passes_to_resume(const char *dir, char names[][STEP_NAME_MAX], unsi
 	struct kvfile conf = { 0 };
 	struct steps st;
 
-	first_word(exit_word, sizeof(exit_word), dir, "qemu-exit");
+	file_word(exit_word, sizeof(exit_word), dir, "qemu-exit");
 	snprintf(path, sizeof(path), "%s/guest/guest-complete", dir);
 	/* Ended by the host, or by itself before its steps were done (a panic). */
 	if (strcmp(exit_word, "timeout") && strcmp(exit_word, "silent") && strcmp(exit_word, "hung") &&

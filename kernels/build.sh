@@ -135,13 +135,26 @@ for tool in gcc make flex bison bc ccache xz patch git; do
 done
 
 mkdir -p "$LOCKLAT_BUILD/src" "$LOCKLAT_BUILD/kernels"
-# One builder at a time: two would race on the shared source trees. A second
-# one waits for the first (its variants may then need no work at all).
+# The shared source trees (the pristine ones, rtla) have one writer at a
+# time: a second builder waits for the first while it extracts or builds
+# them. Each kernel's own tree and objdir are locked apart (kernel_lock),
+# so that builders of different kernels compile side by side (the run's
+# executor gives each its CPUs).
 exec 9>"$LOCKLAT_BUILD/.kernels.lock"
 if ! flock -n 9; then
-	progress kernels "another kernels/build.sh is running on $LOCKLAT_BUILD: waiting"
+	progress kernels "another kernels/build.sh is extracting a source tree on $LOCKLAT_BUILD: waiting"
 	flock 9
 fi
+# kernel_lock NAME: hold NAME's lock for the rest of this script; a builder
+# of the same kernel waits.
+kernel_lock() {
+	local fd lock
+	lock=$(kernel_path "$1").lock
+	exec {fd}>"$lock"
+	flock -n "$fd" && return 0
+	progress kernels "$1: another kernels/build.sh is building it: waiting"
+	flock "$fd"
+}
 
 # Debian's pristine tree (rtla is built from it); each kernel's own source is
 # extracted by source_extract (kernels/sources.sh).
@@ -500,10 +513,13 @@ debian_stamp_migrate
 for VARIANT_NAME in "${variants[@]}"; do
 	variant_load "$VARIANT_NAME"
 	for KERNEL_FLAVOUR in $flavours; do
+		kernel_lock "$(kernel_name "$VARIANT_NAME" "$KERNEL_FLAVOUR")"
 		# shellcheck disable=SC2086 # the patch list is word-split on purpose
 		kernel_source "$(kernel_name "$VARIANT_NAME" "$KERNEL_FLAVOUR")" "$VARIANT_SOURCE" $VARIANT_PATCHES
 	done
 done
+# The shared trees are made: other builders may go on.
+flock -u 9
 for VARIANT_NAME in "${variants[@]}"; do
 	variant_load "$VARIANT_NAME"
 	for KERNEL_FLAVOUR in $flavours; do

@@ -369,6 +369,22 @@ LOCKLAT_INTERVAL_US=200
 # every pass on a kernel with the tracers; 2 had per-window maxima, 1 no
 # sample stream). run-matrix.sh resumes only a tree of this layout.
 LOCKLAT_LAYOUT_VERSION=5
+
+# The result layout's cells, in one place (results/README.md).
+# cell_dir RUN VARIANT WORKLOAD CELL: a cell's folder.
+cell_dir() {
+	printf '%s/%s/%s/%s\n' "$1" "$2" "$3" "$4"
+}
+# cells_metas RUN: the meta file of each cell folder of RUN, NUL-separated.
+cells_metas() {
+	find "$1" -mindepth 4 -maxdepth 4 -name meta -type f -print0 2>/dev/null
+}
+# cell_done DIR: a complete cell, kept by a resumed run; an INFRA cell (the
+# harness failed, nothing was measured) is redone.
+cell_done() {
+	[ -f "$1/meta" ] && [ "$(kv_get "$1/meta" complete)" = 1 ] &&
+		[ "$(kv_get "$1/meta" status)" != INFRA ]
+}
 # The raw disk a guest writes its results onto, and what a finished cell
 # takes (~5 MiB with its traces; the rest is margin). Overridable so that a
 # test can ask for more than any disk has.

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,13 +45,15 @@
 #define PARENT_DIED SIGUSR1
 
 static const char *const msg_opts[] = {
-	"usage: locklat-guard [--tree] -- COMMAND [ARG...]",
+	"usage: locklat-guard [--tree] [--rusage FILE] -- COMMAND [ARG...]",
 	"",
 	"  Runs COMMAND in its own process group and kills that group when the",
 	"  guard's parent dies, when the guard is interrupted, and when COMMAND exits.",
 	"",
 	"  --tree   also every other process below COMMAND (the guard is their",
 	"           child subreaper)",
+	"  --rusage FILE  when COMMAND has ended, write the user and system CPU",
+	"           seconds of everything below it that was waited for, \"USER SYS\"",
 	"  --help   this text",
 	NULL,
 };
@@ -150,17 +153,45 @@ static void kill_all(pid_t child, int tree)
 	}
 }
 
+/*
+ * rusage_write: the CPU time of the command and of every descendant that
+ * was waited for (by it or, as their subreaper, by the guard), for the
+ * run's per-stage accounting (bench/host/execute.sh).
+ */
+static void rusage_write(const char *path)
+{
+	struct rusage ru;
+	FILE *f;
+
+	if (!path || getrusage(RUSAGE_CHILDREN, &ru))
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "%ld.%06ld %ld.%06ld\n", (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t set, old;
 	pid_t parent = getppid(), child;
 	int sig, status = 0, devnull, tree = 0;
+	const char *rusage_path = NULL;
 
 	if (argc > 1 && !strcmp(argv[1], "--help"))
 		usage(0);
-	if (argc > 1 && !strcmp(argv[1], "--tree")) {
-		tree = 1;
-		argv++, argc--;
+	for (;;) {
+		if (argc > 1 && !strcmp(argv[1], "--tree")) {
+			tree = 1;
+			argv++, argc--;
+		} else if (argc > 2 && !strcmp(argv[1], "--rusage")) {
+			rusage_path = argv[2];
+			argv += 2, argc -= 2;
+		} else {
+			break;
+		}
 	}
 	if (argc < 3 || strcmp(argv[1], "--"))
 		usage(2);
@@ -212,6 +243,7 @@ int main(int argc, char **argv)
 			if (!done)
 				continue;
 			kill_all(child, tree);
+			rusage_write(rusage_path);
 			if (WIFSIGNALED(status))
 				return 128 + WTERMSIG(status);
 			return WEXITSTATUS(status);

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: GPL-2.0
+# execute-jobs.sh - what each kind of a plan's jobs runs, and what its end
+# means for the run (sourced by bench/host/execute.sh; its --simulate
+# replaces these with a clock).
+#
+# Every job runs under locklat-guard (bench/host/guard): in a process group
+# of its own that is killed whole when the executor dies, even by SIGKILL,
+# so no apt-get, compiler or QEMU outlives the run; the guard is started
+# directly (a function run with & would put a subshell between the
+# executor and the guard) and reports the job's CPU time.
+
+# shellcheck shell=bash
+# shellcheck disable=SC2154,SC2034 # S, J_*, out, plan: execute.sh's; J_WHY, LAB_*: read there and by lab.sh
+
+export LOCKLAT_VARIANTS_DIR=${S[variants_dir]:-$LOCKLAT_VARIANTS_DIR} LOCKLAT_SERIES=${S[series]:-$LOCKLAT_SERIES}
+mkdir -p -- "$out/logs" 2>/dev/null || err_exit "cannot create the output directory $out" 1
+# The output lock: held by run-matrix.sh, whose fd 8 this inherits, or taken here.
+{ true >&8; } 2>/dev/null || exec 8>>"$out/.lock"
+flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+guard=$LOCKLAT_ROOT/build/bin/locklat-guard
+# The guard needs gcc and make alone: built before the packages job, which
+# it guards too.
+make -s -C "$LOCKLAT_ROOT" build/bin/locklat-guard >/dev/null ||
+	err_exit "cannot build $guard (gcc and make are needed)" 1
+jobs_dir=$out/.jobs
+rm -rf "$jobs_dir"
+mkdir -p "$jobs_dir"
+# What a finished job took stays; complete cells are kept.
+trap 'warn "interrupted: complete cells are kept; run again with --out $out to resume"; exit 130' INT TERM
+initramfs=''
+t_start=$SECONDS
+
+# The cells in plan order: their numbers in progress lines; a complete one
+# is kept.
+CELLS=()
+for i in "${!J_ID[@]}"; do
+	[ "${J_KIND[i]}" = cell ] && CELLS+=("$i")
+done
+declare -A cell_number=()
+for k in "${!CELLS[@]}"; do
+	i=${CELLS[k]}
+	cell_number[$i]=$((k + 1))
+	IFS=$'\t' read -r v w c _ <<<"${J_ARGS[i]}"
+	d=$(cell_dir "$out" "$v" "$w" "$c")
+	if cell_done "$d"; then
+		J_STATE[i]=ok
+		progress matrix "cell $((k + 1))/${#CELLS[@]} $v/$w/$c: kept ($(kv_get "$d/meta" status))"
+	fi
+done
+
+# job_launch I N: job I on its N CPUs (J_PIN), in the background.
+job_launch() {
+	local i=$1 n=$2 pin=${J_PIN[$1]} ru log f a b v w c r passes eta=0 k
+	local -a overcommit=() targets=()
+	ru=$jobs_dir/${J_ID[i]//[\/:]/_}.rusage
+	J_START[i]=$SECONDS
+	IFS=$'\t' read -r a b c r passes <<<"${J_ARGS[i]}"
+	case ${J_KIND[i]} in
+	packages) "$guard" --rusage "$ru" -- "$LOCKLAT_ROOT/tools/install-deps.sh" & ;;
+	tools)
+		progress matrix "building tools"
+		"$guard" --rusage "$ru" -- taskset -c "$pin" make -s -C "$LOCKLAT_ROOT" tools >/dev/null & ;;
+	image) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh" >"$jobs_dir/image.out" & ;;
+	kernel)
+		progress matrix "kernel $(kernel_name "$a" "$b") on CPU $pin"
+		"$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --flavour "$b" "$a" & ;;
+	modules) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/modules/build.sh" "$a" & ;;
+	equivalence)
+		mkdir -p "$out/equivalence"
+		progress matrix "binary equivalence: $a vs $b"
+		"$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/verify-equivalence.sh" "$a" "$b" \
+			>"$out/equivalence/$a-vs-$b.txt.tmp" & ;;
+	cell)
+		v=$a w=$b
+		f=$(cell_dir "$out" "$v" "$w" "$c")
+		rm -rf -- "$f"
+		log=$out/logs/$v-$w-$c.log
+		for k in "${CELLS[@]}"; do
+			[ "${J_STATE[k]}" != wait ] || eta=$((eta + J_SEC[k]))
+		done
+		[ "${S[per_cell]}" -ge "${S[vcpus]}" ] || overcommit=(--allow-overcommit)
+		[ "${S[targets]}" = - ] || targets=(--targets "${S[targets]}")
+		progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
+		"$guard" --rusage "$ru" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
+			--tasks "${S[tasks]}" --duration "${S[duration]}" --trace-duration "${S[trace_duration]}" \
+			--warmup "${S[warmup]}" --passes "$passes" --accel "${S[accel]}" --cpus "${S[vcpus]}" --pin "$pin" \
+			"${overcommit[@]}" "${targets[@]}" --initramfs "$initramfs" --out "$f" >"$log" 2>&1 8>&- & ;;
+	summary)
+		# results/latest: the newest run, for make summary/plots without RUN=.
+		case $(realpath "$out") in
+		"$(realpath "$LOCKLAT_ROOT/results")"/*)
+			ln -sfn "$(realpath --relative-to="$LOCKLAT_ROOT/results" "$out")" "$LOCKLAT_ROOT/results/latest" ;;
+		esac
+		"$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/bench/report/report.sh" summary "$out" & ;;
+	plots) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/bench/report/report.sh" plots "$out" & ;;
+	*) err_exit "$plan: job ${J_ID[i]}: no such kind of job" 2 ;;
+	esac
+	pid_job[$!]=$i
+}
+
+# job_reap: wait for a job to end, say what it means, account for it.
+job_reap() {
+	local pid='' st=0 i
+	wait -n -p pid || st=$?
+	[ -n "$pid" ] && [ -n "${pid_job[$pid]:-}" ] || return 0
+	i=${pid_job[$pid]}
+	unset "pid_job[$pid]"
+	job_account "$i" "$st"
+	job_outcome "$i" "$st" || st=1
+	job_ended "$i" "$st"
+}
+
+# job_account I STATUS: a line of DIR/logs/jobs: ID, exit status, wall,
+# user and system seconds, CPUs.
+job_account() {
+	local i=$1 ru user=- sys=-
+	ru=$jobs_dir/${J_ID[i]//[\/:]/_}.rusage
+	[ ! -s "$ru" ] || read -r user sys <"$ru"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${J_ID[i]}" "$2" $((SECONDS - J_START[i])) "$user" "$sys" "${J_PIN[i]}" \
+		>>"$out/logs/jobs"
+}
+
+# job_outcome I STATUS: what job I's end means; false if it failed. The
+# run's own stages stop it; a kernel or modules that did not build make
+# their cells INFRA (J_WHY says why); a cell's status is in its meta.
+job_outcome() {
+	local i=$1 st=$2 a b f line
+	IFS=$'\t' read -r a b _ <<<"${J_ARGS[i]}"
+	case ${J_KIND[i]} in
+	packages | tools | image | summary | plots)
+		[ "$st" -eq 0 ] || err_exit "the ${J_KIND[i]} stage failed (exit $st)" 1
+		[ "${J_KIND[i]}" != image ] || initramfs=$(tail -n 1 "$jobs_dir/image.out") ;;
+	kernel)
+		f=$(kernel_dir "$a" "$b")
+		if [ "$st" -ne 0 ]; then
+			J_WHY[i]="kernel build failed: $f/build.log"
+			warn "kernel $(kernel_name "$a" "$b") failed to build: its cells are marked INFRA (log: $f/build.log)"
+			return 1
+		fi
+		# A kernel that a resumed run rebuilt (another patch or fragment)
+		# is refused before any of its cells runs; the first run records it.
+		line=kernel.$(kernel_name "$a" "$b")=$(kv_get "$f/manifest" bzimage_sha256)
+		if grep -q "^${line%%=*}=" "$out/matrix" 2>/dev/null; then
+			grep -qxF -- "$line" "$out/matrix" ||
+				err_exit "$out: kernel $(kernel_name "$a" "$b") was rebuilt since this run started (its bzImage differs): choose another --out" 2
+		else
+			printf '%s\n' "$line" >>"$out/matrix"
+		fi ;;
+	modules)
+		[ "$st" -eq 0 ] && return 0
+		J_WHY[i]="module build failed: $LOCKLAT_BUILD/modules/$a/"
+		warn "modules for $a failed to build: its modules cell is marked INFRA"
+		return 1 ;;
+	equivalence)
+		f=$out/equivalence/$a-vs-$b.txt
+		if [ "$st" -eq 0 ]; then
+			# Its findings, not its progress lines ("[m:ss equivalence] ...").
+			grep -v '^\[[0-9]*:[0-9]* ' "$f.tmp" >"$f" || true
+			rm -f "$f.tmp"
+			return 0
+		fi
+		rm -f "$f.tmp"
+		warn "verify-equivalence.sh $a $b failed: the summary says it was not checked"
+		return 1 ;;
+	cell)
+		IFS=$'\t' read -r a b f _ <<<"${J_ARGS[i]}"
+		progress matrix "$(tail -n 1 "$out/logs/$a-$b-$f.log")" ;;
+	esac
+	return 0
+}
+
+# cell_failed_build I REASON: cell I written complete, INFRA, saying what
+# did not build (or that no lab host ran it).
+cell_failed_build() {
+	local v w c r dir
+	IFS=$'\t' read -r v w c r _ <<<"${J_ARGS[$1]}"
+	dir=$(cell_dir "$out" "$v" "$w" "$c")
+	rm -rf "$dir" "$dir.partial"
+	mkdir -p "$dir.partial"
+	kv_write "$dir.partial/meta" layout_version "$LOCKLAT_LAYOUT_VERSION" status INFRA \
+		reason "$2" variant "$v" workload "$w" rep "$r" accel "${S[accel]}" complete 1
+	mv "$dir.partial" "$dir"
+}
+
+# lab_dispatch I...: the cells I... on the lab's hosts (bench/host/lab.sh),
+# together; a cell no host could run is INFRA, redone when the run is
+# resumed.
+lab_dispatch() {
+	local i v w c r passes modules=0 per=${S[per_cell]} code
+	local -a overcommit=() targets=() variants_run
+	read -r -a variants_run <<<"${S[variants]}"
+	read -r -a LAB_WORKLOADS <<<"${S[workloads]}"
+	code=$(kv_get "$out/matrix" code_sha256)
+	rm -rf "$out/.lab"
+	mkdir -p "$out/.lab"
+	for i in "$@"; do
+		IFS=$'\t' read -r v w c r passes <<<"${J_ARGS[i]}"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$w" "$c" "$r" "$passes" >>"$out/.lab/cells"
+		[[ " $passes " != *" modules "* ]] || modules=1
+		J_STATE[i]=ok
+	done
+	# The hosts kept, as the plan found them ("N/LOGIN" each).
+	mapfile -t LAB_KEPT <"$out/hosts.kept"
+	progress matrix "the bundle each host is sent"
+	lab_bundle "$out" "$initramfs" "$modules" "$code" "${variants_run[@]}"
+	[ "$per" -ge "${S[vcpus]}" ] || overcommit=(--allow-overcommit)
+	[ "${S[targets]}" = - ] || targets=(--targets "${S[targets]}")
+	progress matrix "$# cells to ${S[jobs]} slot(s) on ${#LAB_KEPT[@]} host(s)"
+	lab_run "$out" "$guard" "$per" "$code" --tasks "${S[tasks]}" --duration "${S[duration]}" \
+		--trace-duration "${S[trace_duration]}" --warmup "${S[warmup]}" --accel "${S[accel]}" --cpus "${S[vcpus]}" \
+		"${overcommit[@]}" "${targets[@]}" --initramfs "$LAB_INITRAMFS"
+	[ "$LAB_FAILED" -eq 0 ] || warn "$LAB_FAILED cell(s) ran on no host (GNU parallel tried each up to three times; $out/logs/lab-joblog)"
+	for i in "$@"; do
+		IFS=$'\t' read -r v w c _ <<<"${J_ARGS[i]}"
+		[ -e "$(cell_dir "$out" "$v" "$w" "$c")" ] || cell_failed_build "$i" "no lab host ran it ($out/logs/lab-joblog)"
+	done
+	rm -rf "$out/.lab"
+}
+
+# run_finish: the last lines: the cells, the CPU the jobs took.
+run_finish() {
+	# shellcheck disable=SC2016 # an awk program, expanded by awk
+	progress matrix "${#CELLS[@]} cells done in $(( (SECONDS - t_start) / 60 )) min; CPU $(awk -F'\t' '
+		$4 != "-" { u += $4; s += $5 } END { printf "user %d s, sys %d s", u, s }' "$out/logs/jobs" 2>/dev/null) ($out/logs/jobs)"
+	rm -rf "$jobs_dir"
+	progress matrix "summary: $out/summary.md"
+}

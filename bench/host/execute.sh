@@ -1,0 +1,282 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# execute.sh - run a plan: the jobs of results/<run>/plan (written by
+# bench/host/plan.sh for run-matrix.sh, which then starts this), each when
+# the jobs it needs are done and host CPUs of the run's budget are free.
+#
+# Usage: bench/host/execute.sh [--simulate] PLAN
+#   --simulate   run nothing: print the wall time the plan's schedule takes
+#                from its jobs' expected seconds, and its CPU work, one line
+#                (run-matrix.sh --dry-run's estimate)
+#   -h, --help   this text
+#
+# One scheduler, one set of host CPUs (0 .. budget-1): a job is given CPUs
+# when it starts and holds them until it ends; a cell pins its QEMU to
+# them, every other job runs under taskset on them, so make -j, which
+# follows the CPUs it may use (nproc), never oversubscribes them. A build
+# takes what is free, up to its plan's CPUS. Cells come first, so that a
+# cell starts as soon as its kernel and the guest image exist; while
+# kernels remain, cells leave one CPU to the builds. Under overlap=no (kvm,
+# tcg: the guest's clock is the host's, a build beside a cell would be
+# measured) a cell starts only when no build is left.
+#
+# Resume is running the plan again: a complete cell is kept (an INFRA one
+# is redone), a kernel build finds its kernel current. A cell whose kernel
+# or modules did not build is written as an INFRA cell saying so. The
+# packages, tools and image jobs are the run's: one that fails stops it.
+# Each job's wall, user and system seconds go to DIR/logs/jobs (a line per
+# job: ID, status, wall, user, sys, CPUs).
+# Exit: 0 done (cells may hold findings), 1 a stage failed, 2 the run's tree
+# holds another matrix's kernels, 130 interrupted.
+
+set -euo pipefail
+. "$(dirname "$0")/../../lib/common.sh"
+# shellcheck source=bench/host/lab.sh
+. "$LOCKLAT_ROOT/bench/host/lab.sh"
+
+simulate=0
+case ${1:-} in
+-h | --help) usage_from_header "$0"; exit 0 ;;
+--simulate) simulate=1; shift ;;
+esac
+[ $# -eq 1 ] || err_exit "want one plan file (see --help)" 2
+plan=$1
+{ [ -f "$plan" ] && [ -r "$plan" ]; } || err_exit "cannot read the plan $plan" 2
+
+# --- the plan, read ------------------------------------------------------
+declare -A S=() index_of=()
+J_ID=() J_KIND=() J_NEEDS=() J_MIN=() J_MAX=() J_SEC=() J_ARGS=() J_STATE=() J_WHY=() J_PIN=() J_START=() J_END=()
+declare -A pid_job=()
+plan_read() {
+	local kind id needs cpus seconds args n=0 line
+	while IFS= read -r line; do
+		case $line in
+		'#'* | '') continue ;;
+		set$'\t'*)
+			IFS=$'\t' read -r kind id args <<<"$line"
+			S[$id]=$args ;;
+		job$'\t'*)
+			IFS=$'\t' read -r kind id needs cpus seconds args <<<"$line"
+			[[ $seconds =~ ^[0-9]+$ ]] || err_exit "$plan: job $id: seconds '$seconds' is not a number" 2
+			case $cpus in
+			[0-9]*-[0-9]*) J_MIN[n]=${cpus%-*} J_MAX[n]=${cpus#*-} ;;
+			*[!0-9]* | '') err_exit "$plan: job $id: CPUs '$cpus' is neither N nor MIN-MAX" 2 ;;
+			*) J_MIN[n]=$cpus J_MAX[n]=$cpus ;;
+			esac
+			J_ID[n]=$id J_KIND[n]=${id%%:*} J_NEEDS[n]=$needs J_SEC[n]=$seconds J_ARGS[n]=$args J_STATE[n]=wait J_WHY[n]=''
+			index_of[$id]=$n
+			n=$((n + 1)) ;;
+		*) err_exit "$plan: a line that is neither set nor job: '${line:0:40}'" 2 ;;
+		esac
+	done <"$plan"
+	[ "$n" -gt 0 ] || err_exit "$plan holds no job" 2
+	for kind in out budget overlap accel vcpus per_cell; do
+		[ -n "${S[$kind]:-}" ] || err_exit "$plan: no '$kind' setting" 2
+	done
+}
+# needs_resolve: each job's NEEDS, IDs and patterns, into the indices of
+# the jobs it waits for (space-separated).
+needs_resolve() {
+	local i j pattern resolved patterns
+	for i in "${!J_ID[@]}"; do
+		resolved=''
+		if [ "${J_NEEDS[i]}" != - ]; then
+			IFS=, read -r -a patterns <<<"${J_NEEDS[i]}"
+			for pattern in "${patterns[@]}"; do
+				if [[ $pattern == *[*?[]* ]]; then
+					for j in "${!J_ID[@]}"; do
+						# shellcheck disable=SC2053 # a pattern on purpose
+						[[ ${J_ID[j]} != $pattern ]] || resolved="$resolved $j"
+					done
+				else
+					[ -n "${index_of[$pattern]:-}" ] ||
+						err_exit "$plan: job ${J_ID[i]} needs $pattern, which the plan does not have" 2
+					resolved="$resolved ${index_of[$pattern]}"
+				fi
+			done
+		fi
+		J_NEEDS[i]=$resolved
+	done
+}
+plan_read
+needs_resolve
+out=${S[out]}
+budget=${S[budget]}
+
+# job_field I N: the Nth (1-based) of job I's own fields.
+job_field() {
+	local f
+	IFS=$'\t' read -r -a f <<<"${J_ARGS[$1]}"
+	printf '%s\n' "${f[$(($2 - 1))]:-}"
+}
+is_build() {
+	case ${J_KIND[$1]} in packages | tools | image | kernel | modules | equivalence) return 0 ;; esac
+	return 1
+}
+
+# --- CPUs ------------------------------------------------------------------
+FREE=()
+for ((c = 0; c < budget; c++)); do FREE+=("$c"); done
+cells_cpus=0
+cpus_take() {
+	local n=$1
+	J_PIN[$2]=$(IFS=,; echo "${FREE[*]:0:n}")
+	FREE=("${FREE[@]:n}")
+}
+cpus_give() {
+	local c
+	[ -n "${J_PIN[$1]:-}" ] || return 0
+	IFS=, read -r -a c <<<"${J_PIN[$1]}"
+	FREE+=("${c[@]}")
+	mapfile -t FREE < <(printf '%s\n' "${FREE[@]}" | sort -n)
+	J_PIN[$1]=''
+}
+
+builds_left() {
+	local i
+	for i in "${!J_ID[@]}"; do
+		is_build "$i" && [[ ${J_STATE[i]} == wait || ${J_STATE[i]} == run ]] && return 0
+	done
+	return 1
+}
+# needs_state I: NS is "ok" when every job I needs is done, "fail:K"
+# when job K of them failed, else "wait" (a variable, not output: the
+# scheduler asks it of every job at every step).
+needs_state() {
+	local j
+	for j in ${J_NEEDS[$1]}; do
+		[ "${J_STATE[j]}" != fail ] || { NS=fail:$j; return; }
+	done
+	for j in ${J_NEEDS[$1]}; do
+		[ "${J_STATE[j]}" = ok ] || { NS="wait"; return; }
+	done
+	NS=ok
+}
+# needs_ended I: every job I needs has ended, done or failed (the report's:
+# it summarises what there is).
+needs_ended() {
+	local j
+	for j in ${J_NEEDS[$1]}; do
+		[[ ${J_STATE[j]} == ok || ${J_STATE[j]} == fail ]] || return 1
+	done
+}
+
+# --- the clock: real, or the simulation's -----------------------------------
+now=0
+running=0
+if [ "$simulate" -eq 1 ]; then
+	job_launch() { J_END[$1]=$((now + J_SEC[$1] * J_MAX[$1] / $2)); }
+	job_reap() {
+		local i first=''
+		for i in "${!J_ID[@]}"; do
+			[ "${J_STATE[i]}" = run ] || continue
+			[ -n "$first" ] && [ "${J_END[i]}" -ge "${J_END[first]}" ] || first=$i
+		done
+		now=${J_END[first]}
+		job_ended "$first" 0
+	}
+	lab_dispatch() {
+		local i s=0
+		for i in "$@"; do s=$((s + J_SEC[i])); J_STATE[i]=ok; done
+		now=$((now + s / S[jobs]))
+	}
+else
+	# shellcheck source=bench/host/execute-jobs.sh
+	. "$LOCKLAT_ROOT/bench/host/execute-jobs.sh"
+fi
+
+# job_start I: I gets its CPUs and starts.
+job_start() {
+	local i=$1 n=${J_MAX[$1]}
+	[ "$n" -le "${#FREE[@]}" ] || n=${#FREE[@]}
+	cpus_take "$n" "$i"
+	[ "${J_KIND[i]}" != cell ] || cells_cpus=$((cells_cpus + n))
+	J_STATE[i]=run J_START[i]=$now
+	running=$((running + 1))
+	job_launch "$i" "$n"
+}
+# job_ended I STATUS: I's CPUs back; done, or failed with its reason.
+job_ended() {
+	local i=$1
+	[ "${J_KIND[i]}" != cell ] || cells_cpus=$((cells_cpus - J_MAX[i]))
+	cpus_give "$i"
+	running=$((running - 1))
+	J_STATE[i]=ok
+	[ "$2" -eq 0 ] || J_STATE[i]=fail
+}
+
+# schedule: start every job that can start now; true if one did.
+schedule() {
+	local i started=1 left=0 lab=()
+	builds_left && left=1
+	for i in "${!J_ID[@]}"; do
+		[ "${J_STATE[i]}" = wait ] || continue
+		needs_state "$i"
+		case ${J_KIND[i]} in
+		summary | plots)
+			needs_ended "$i" || continue
+			[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
+			job_start "$i"; started=0 ;;
+		cell)
+			case $NS in
+			fail:*) cell_unbuilt "$i" "${NS#fail:}"; started=0; continue ;;
+			wait) continue ;;
+			esac
+			if [ "${J_MAX[i]}" -eq 0 ]; then lab+=("$i"); continue; fi
+			[ "${S[overlap]}" = yes ] || [ "$left" -eq 0 ] || continue
+			# While kernels remain, one CPU stays theirs.
+			[ $((cells_cpus + J_MAX[i] + left)) -le "$budget" ] || continue
+			[ "${#FREE[@]}" -ge "${J_MAX[i]}" ] || continue
+			job_start "$i"; started=0 ;;
+		esac
+	done
+	for i in "${!J_ID[@]}"; do
+		{ [ "${J_STATE[i]}" = wait ] && is_build "$i"; } || continue
+		needs_state "$i"
+		case $NS in
+		fail:*) J_STATE[i]=fail J_WHY[i]="needs ${J_ID[${NS#fail:}]}, which failed"; started=0; continue ;;
+		wait) continue ;;
+		esac
+		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
+		job_start "$i"; started=0
+	done
+	# A lab's cells go to its hosts together, once no build is left.
+	if [ "${#lab[@]}" -gt 0 ] && [ "$left" -eq 0 ] && [ "$running" -eq 0 ]; then
+		lab_dispatch "${lab[@]}"
+		started=0
+	fi
+	return "$started"
+}
+
+# cell_unbuilt I K: cell I cannot run, job K it needs failed.
+cell_unbuilt() {
+	J_STATE[$1]=ok
+	[ "$simulate" -eq 1 ] || cell_failed_build "$1" "${J_WHY[$2]}"
+}
+
+while :; do
+	while schedule; do :; done
+	[ "$running" -gt 0 ] || break
+	job_reap
+done
+for i in "${!J_ID[@]}"; do
+	[ "${J_STATE[i]}" != wait ] || err_exit "internal: job ${J_ID[i]} never started (the plan's needs form a cycle?)" 70
+done
+
+if [ "$simulate" -eq 1 ]; then
+	# The CPU work: each job's seconds on the CPUs it was planned for.
+	work=0 builds=0 cellwork=0
+	for i in "${!J_ID[@]}"; do
+		w=$((J_SEC[i] * J_MAX[i]))
+		[ "${J_MAX[i]}" -gt 0 ] || w=${J_SEC[i]}
+		work=$((work + w))
+		if is_build "$i"; then builds=$((builds + w)); fi
+		if [ "${J_KIND[i]}" = cell ]; then cellwork=$((cellwork + w)); fi
+	done
+	printf '%d min wall: %d host CPUs%s; CPU work %d min: builds %d, cells %d (%s kinds timed by earlier runs, others %d.%dx wall per guest second)\n' \
+		$(((now + 59) / 60)) "$budget" "$([ "${S[overlap]}" = yes ] && [ "$budget" -gt 1 ] && echo ', cells beside builds' || echo ', cells after builds')" \
+		$(((work + 59) / 60)) $(((builds + 59) / 60)) $(((cellwork + 59) / 60)) \
+		"${S[history_kinds]:-0}" $((${S[factor_x10]:-10} / 10)) $((${S[factor_x10]:-10} % 10))
+	exit 0
+fi
+run_finish

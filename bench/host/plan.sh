@@ -1,0 +1,422 @@
+# SPDX-License-Identifier: GPL-2.0
+# plan.sh - what a run is made of, as a file an executor runs (sourced by
+# run-matrix.sh): the run's cells and kernels from its options, the checks
+# that a resumed run is the same matrix, and the plan itself,
+# results/<run>/plan, which bench/host/execute.sh runs (rcutorture's kvm.sh
+# --dryrun script: the plan is data, not shell).
+#
+# The plan's lines, tab-separated:
+#   set  KEY  VALUE                     a setting every job of the run shares
+#   job  ID  NEEDS  CPUS  SECONDS  ARG...
+# ID is KIND[:NAME] (packages, tools, image, kernel:<name>, modules:<variant>,
+# equivalence:<a>-vs-<b>, cell:<variant>/<workload>/<cell>, summary, plots);
+# NEEDS the comma-separated IDs (shell patterns allowed) that must be done
+# before it starts, "-" none; CPUS the host CPUs it runs on, "1-N" when it
+# takes what is free up to N (make -j follows), 0 for a cell a lab host
+# runs; SECONDS its expected wall time on CPUS (the estimate's, and the
+# schedule simulation's); ARG the job's own fields (a kernel: variant and
+# flavour; a cell: variant, workload, cell, repetition, passes).
+
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # the settings: set by run-matrix.sh, which sources this
+
+# Wall tenths of a second per guest second, cell_guest_seconds' setup and
+# collection included. tcg-icount on a 2-core machine: the default matrix
+# took a median 27 s wall for a repetition's 21 guest seconds and 86 s for
+# a traced cell's 54: 1.5 over the matrix's mix (METHODOLOGY.md, "Measured
+# figures").
+plan_factor_x10() {
+	case $1 in kvm) echo 20 ;; tcg-icount) echo 15 ;; *) echo 30 ;; esac
+}
+
+# Fixed stages' expected wall seconds (a kernel's: LOCKLAT_BUILD_*_SECONDS).
+PLAN_SECONDS_PACKAGES=5 PLAN_SECONDS_TOOLS=20 PLAN_SECONDS_IMAGE=30 PLAN_SECONDS_MODULES=30
+PLAN_SECONDS_EQUIVALENCE=120 PLAN_SECONDS_BUILT_KERNEL=20 PLAN_SECONDS_SUMMARY=30 PLAN_SECONDS_PLOTS=20
+
+# list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
+# of KNOWN for "all") into RESULT_ARRAY, each item checked. Runs in the
+# caller's shell, so that a bad item stops the script.
+list_select() {
+	local -n result=$1
+	local what=$2 value=$3 item items
+	shift 3
+	if [ "$value" = all ]; then
+		result=("$@")
+		return
+	fi
+	IFS=, read -r -a items <<<"$value"
+	[ ${#items[@]} -gt 0 ] || err_exit "--$what is empty" 2
+	result=()
+	for item in "${items[@]}"; do
+		printf '%s\n' "$@" | grep -qxF -- "$item" ||
+			err_exit "unknown ${what%s} '$item'; known: $*" 2
+		# Two slots of one name would write the same cell folders.
+		[[ " ${result[*]} " != *" $item "* ]] || err_exit "--$what names '$item' twice" 2
+		result+=("$item")
+	done
+}
+
+# plan_select: variants and workloads from --variants and --workloads (an
+# A/B run's variants come from its range: kernels/ab.sh, ab_dir).
+plan_select() {
+	local all_workloads all_variants question
+	mapfile -t all_workloads < <(known_workloads)
+	if [ "$workloads_opt" = default ]; then
+		mapfile -t workloads < <(default_workloads)
+		[ "${#workloads[@]}" -gt 0 ] || err_exit "no workload says default=yes ($LOCKLAT_WORKLOADS_DIR)" 2
+	else
+		list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
+	fi
+	if [ -n "$ab" ]; then
+		ab_check "$ab"
+		question=${workloads[0]}
+		[[ " ${workloads[*]} " != *" squashfs "* ]] || question=squashfs
+		ab_prepare "$ab_dir" "$ab" "$question"
+		[ -n "$targets" ] || targets=$(paste -sd, "$ab_dir/targets")
+		[ -n "$targets" ] || err_exit "--ab $ab: the range changes no function of a .c file: give --targets" 2
+		export LOCKLAT_VARIANTS_DIR=$ab_dir/variants
+		LOCKLAT_SERIES=$(cat "$ab_dir/series")
+		export LOCKLAT_SERIES
+	fi
+	mapfile -t all_variants < <(known_variants)
+	list_select variants variants "$variants_opt" "${all_variants[@]}"
+	# "all": the matrix's variants (a variant file may say matrix=no).
+	if [ "$variants_opt" = all ]; then mapfile -t variants < <(matrix_variants); fi
+}
+
+# plan_hosts: the accelerator, vCPUs, CPUs per cell and cells at once, from
+# this host (qemu.sh --detect-accel) or from the lab's hosts' answers.
+plan_hosts() {
+	local usable line login state why
+	if [ -n "$hosts" ]; then
+		[ -z "$jobs" ] || err_exit "--hosts and --jobs exclude each other: each host's line says its cells at once (N/LOGIN)" 2
+		lab_hosts_read "$hosts"
+		progress matrix "asking ${#LAB_LOGIN[@]} host(s) of $hosts what they can run"
+		lab_probe "$accel"
+		accel=$LAB_ACCEL
+	else
+		usable=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
+		[ "$accel" = auto ] && accel=$usable
+		[ "$accel" != kvm ] || [ "$usable" = kvm ] ||
+			err_exit "--accel kvm: this host cannot run KVM guests (no vmx/svm flag, or /dev/kvm not usable); use --accel tcg-icount" 2
+	fi
+	cpus=${cpus:-$(default_vcpus "$accel")}
+	# CPUs each cell pins to: one TCG thread under tcg-icount, one per vCPU else.
+	per_cell=$cpus
+	[ "$accel" = tcg-icount ] && per_cell=1
+	# Under tcg-icount a cell's figures are in its own instructions: a
+	# build beside it changes its wall time, not its figures (METHODOLOGY.md,
+	# "Cells beside builds"). Under kvm and tcg the guest's clock is the
+	# host's, and a build beside a cell would be measured.
+	[ -n "$overlap" ] || { overlap=no; [ "$accel" != tcg-icount ] || overlap=yes; }
+	if [ -n "$hosts" ]; then
+		lab_keep "$per_cell"
+		for line in "${LAB_REPORT[@]}"; do
+			IFS=$'\t' read -r login state why <<<"$line"
+			[ "$login" != : ] || login=": (this machine)"
+			if [ "$state" = kept ]; then progress matrix "host $login: $why"; else warn "host $login left out: $why"; fi
+		done
+		jobs=$(lab_slots)
+		[ "$jobs" -gt 0 ] || err_exit "no host of $hosts can run cells (see above)" 1
+		budget=$(nproc)
+	else
+		if [ -z "$jobs" ]; then
+			jobs=1
+			[ "$accel" = tcg-icount ] && jobs=$(nproc)
+		fi
+		[ $((jobs * per_cell)) -le "$(nproc)" ] ||
+			err_exit "$jobs jobs x $per_cell host CPUs each > $(nproc) host CPUs to pin to (lower --jobs or --cpus)" 2
+		budget=$((jobs * per_cell))
+	fi
+}
+
+# plan_out_check: the output directory, or the nearest folder above it
+# that exists, must take new files (checked without writing any).
+plan_out_check() {
+	local parent=$out
+	while [ ! -e "$parent" ]; do parent=$(dirname -- "$parent"); done
+	[ -d "$parent" ] || err_exit "--out: $parent is not a directory" 2
+	if ! { [ -w "$parent" ] && [ -x "$parent" ]; }; then
+		[ "$parent" != "$out" ] || err_exit "the output directory $out is not writable" 1
+		err_exit "cannot create the output directory $out: $parent is not writable" 1
+	fi
+}
+
+# matrix_settings: what defines this run's cells, recorded in DIR/matrix
+# when it starts. A run resumed with other settings, other measurement code
+# or other kernels would mix cells of two matrices in one summary.
+matrix_settings() {
+	printf '%s\n' "variants=$(printf '%s\n' "${variants[@]}" | sort | paste -sd' ')" \
+		"workloads=$(printf '%s\n' "${workloads[@]}" | sort | paste -sd' ')" \
+		"reps=$reps" "tasks_per_cpu=$tasks" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
+		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)" \
+		"series=$LOCKLAT_SERIES" "targets=$targets"
+}
+
+# matrix_kernels [VARIANT...]: "kernel.NAME=BZIMAGE_SHA256" for each built
+# kernel of the variants (default: the run's), the kernels a cell boots.
+matrix_kernels() {
+	local v f m
+	[ $# -gt 0 ] || set -- "${variants[@]}"
+	for v in "$@"; do
+		for f in $LOCKLAT_FLAVOURS; do
+			m=$(kernel_dir "$v" "$f")/manifest
+			[ -f "$m" ] && printf 'kernel.%s=%s\n' "$(kernel_name "$v" "$f")" "$(kv_get "$m" bzimage_sha256)"
+		done
+	done
+	return 0
+}
+
+# matrix_compare OUT WANT_LINES: each key of OUT/matrix that WANT_LINES also
+# has must hold the same value; refused with the first difference.
+matrix_compare() {
+	local dir=$1 key value now
+	while IFS='=' read -r key value; do
+		now=$(printf '%s\n' "$2" | awk -v k="$key" 'index($0, k "=") == 1 { print substr($0, length(k) + 2) }')
+		[ -z "$now" ] || [ "$now" = "$value" ] || {
+			case $key in
+			kernel.*) err_exit "$dir: kernel ${key#kernel.} was rebuilt since this run started (its bzImage differs): choose another --out" 2 ;;
+			code_sha256) err_exit "$dir: the measurement code (bench/, workloads/, lib/) changed since this run started: choose another --out" 2 ;;
+			*) err_exit "$dir was started with $key=$value, not $now: rerun it with the options it was started with, or choose another --out" 2 ;;
+			esac
+		}
+	done <"$dir/matrix"
+}
+
+# plan_history: what earlier cells took, the median wall_seconds of complete
+# cells under results/ with this accelerator, duration and warm-up, by
+# "variant/workload/kind" (the kind: its passes joined by "+"), into
+# history_seconds. Workloads and RT kernels differ by 2-4x, which one
+# factor cannot say.
+declare -A history_seconds=()
+plan_history() {
+	local key seconds
+	# shellcheck disable=SC2016 # awk programs, expanded by awk
+	while read -r key seconds; do
+		history_seconds[$key]=$seconds
+	done < <(find "$LOCKLAT_RESULTS" -name meta -type f -print0 2>/dev/null |
+		xargs -0 -r awk -F= -v accel="$accel" -v duration="$duration" -v warmup="$warmup" -v trace="$trace_duration" '
+			function passes_key(p) { gsub(/ /, "+", p); return p }
+			function flush() {
+				if (m["complete"] == 1 && m["accel"] == accel && m["duration_s"] == duration &&
+				    m["warmup_s"] == warmup && m["wall_seconds"] ~ /^[0-9]+$/ &&
+				    (m["passes"] == "latency" || m["trace_duration_s"] == trace))
+					print m["variant"] "/" m["workload"] "/" passes_key(m["passes"]), m["wall_seconds"]
+				delete m
+			}
+			FNR == 1 && NR > 1 { flush() }
+			{ m[$1] = substr($0, length($1) + 2) }
+			END { if (NR) flush() }' |
+		sort -k1,1 -k2,2n |
+		awk '$1 != key { if (n) print key, v[int((n + 1) / 2)]; key = $1; n = 0 }
+			{ v[++n] = $2 } END { if (n) print key, v[int((n + 1) / 2)] }')
+}
+
+# cell_seconds VARIANT WORKLOAD CELL: the wall seconds a cell is expected to
+# take: what earlier cells of its kind took, else its guest seconds
+# (cell_guest_seconds) times the accelerator's factor.
+cell_seconds() {
+	local passes kind
+	passes=$(cell_passes "$2" "$3")
+	kind=${passes// /+}
+	echo "${history_seconds[$1/$2/$kind]:-$(( $(cell_guest_seconds "$passes" "$duration" "$trace_duration" "$warmup") * $(plan_factor_x10 "$accel") / 10 ))}"
+}
+
+# plan_resume_check: a tree written by another result layout, another
+# matrix or without the record of its settings is not mixed with this one's.
+plan_resume_check() {
+	local versions
+	[ -d "$out" ] || return 0
+	# shellcheck disable=SC2016 # an awk program, expanded by awk
+	versions=$(cells_metas "$out" | xargs -0 -r awk -F= '$1 == "layout_version" { v[$2] = 1 } END { for (k in v) print k }' |
+		sort -u | tr '\n' ' ')
+	case " $versions" in
+	" " | " $LOCKLAT_LAYOUT_VERSION ") ;;
+	*) err_exit "$out holds cells of result layout ${versions% } (this locklat writes $LOCKLAT_LAYOUT_VERSION): choose another --out" 2 ;;
+	esac
+	if [ -f "$out/matrix" ]; then
+		matrix_compare "$out" "$(matrix_settings; matrix_kernels)"
+	elif [ -n "$(cells_metas "$out" | head -c 1)" ]; then
+		err_exit "$out holds cells but no record of the settings they were made with (DIR/matrix): choose another --out" 2
+	fi
+}
+
+# plan_order: the cells, "variant workload cell" each, into cells, in the
+# order they run: shuffled from a recorded seed, so that a drift of the host
+# or the harness over the run is spread over every variant instead of
+# falling on whichever ran last. DIR/order keeps the seed and the order; a
+# resumed run follows it.
+plan_order() {
+	local v w c recorded ordered
+	cells=()
+	for v in "${variants[@]}"; do
+		for w in "${workloads[@]}"; do
+			for c in $(workload_cells "$w" "$reps"); do cells+=("$v $w $c"); done
+		done
+	done
+	if [ -f "$out/order" ]; then
+		recorded=$(sed -n 's/^# seed=//p' "$out/order")
+		[ -z "$seed" ] || [ "$seed" = "$recorded" ] ||
+			err_exit "$out was ordered with seed $recorded, not $seed: resume without --seed or choose another --out" 2
+		seed=$recorded
+		mapfile -t ordered < <(grep -v '^#' "$out/order")
+		[ "$(printf '%s\n' "${ordered[@]}" | sort)" = "$(printf '%s\n' "${cells[@]}" | sort)" ] ||
+			err_exit "$out holds another matrix (its order file lists other cells): resume it with the options it was started with, or choose another --out" 2
+		cells=("${ordered[@]}")
+	else
+		seed=${seed:-$((RANDOM * 32768 + RANDOM + 1))}
+		# awk's rand() from the seed gives each cell a key; the order file,
+		# not the seed, is what a resumed run reads.
+		mapfile -t cells < <(printf '%s\n' "${cells[@]}" |
+			awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.12f\t%s\n", rand(), $0 }' |
+			sort -k1,1 | cut -f2-)
+	fi
+}
+
+# plan_job ID NEEDS CPUS SECONDS ARG...: one job line.
+plan_job() {
+	local IFS=$'\t'
+	printf 'job\t%s\n' "$*"
+}
+
+# plan_kernel_jobs: a job per kernel of the run's variants. The first kernel
+# of a configuration compiles every object; a later one with the same
+# configuration waits for it and gets from ccache every object its patches
+# do not reach (kernels/build.sh).
+plan_kernel_jobs() {
+	local v f k cfg seconds needs state
+	local -A first_of=()
+	for v in "${variants[@]}"; do
+		for f in $LOCKLAT_FLAVOURS; do
+			k=$(kernel_name "$v" "$f")
+			cfg=$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" configs)
+			[ "$f" = plain ] || cfg="$cfg $LOCKLAT_TRACERS_CONFIG"
+			needs=tools seconds=$LOCKLAT_BUILD_COLD_SECONDS state=cold
+			if [ -f "$(kernel_dir "$v" "$f")/manifest" ]; then
+				seconds=$PLAN_SECONDS_BUILT_KERNEL state=built
+			elif [ -n "${first_of[$cfg]:-}" ]; then
+				needs=tools,kernel:${first_of[$cfg]} seconds=$LOCKLAT_BUILD_SHARED_SECONDS state=shared
+			fi
+			first_of[$cfg]=${first_of[$cfg]:-$k}
+			plan_job "kernel:$k" "$needs" "1-$budget" "$seconds" "$v" "$f" "$state"
+		done
+	done
+}
+
+# plan_write: the plan, on stdout.
+plan_write() {
+	local v w c a b r passes needs cell_cpus=$per_cell s modules=0
+	printf '# locklat plan (bench/host/plan.sh): run by bench/host/execute.sh\n'
+	printf 'set\t%s\t%s\n' out "$out" accel "$accel" vcpus "$cpus" per_cell "$per_cell" budget "$budget" \
+		jobs "$jobs" overlap "$overlap" tasks "$tasks" duration "$duration" trace_duration "$trace_duration" \
+		warmup "$warmup" targets "${targets:--}" hosts "${hosts:--}" seed "$seed" reps "$reps" \
+		variants "${variants[*]}" workloads "${workloads[*]}" series "$LOCKLAT_SERIES" \
+		variants_dir "${ab:+$out/ab/variants}${ab:-$LOCKLAT_VARIANTS_DIR}" factor_x10 "$(plan_factor_x10 "$accel")" \
+		history_kinds "${#history_seconds[@]}"
+	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
+	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
+	plan_job image tools 1 "$PLAN_SECONDS_IMAGE"
+	plan_kernel_jobs
+	for w in "${workloads[@]}"; do
+		[[ " $(cell_passes "$w" rep1) " != *" modules "* ]] || modules=1
+	done
+	if [ "$modules" -eq 1 ]; then
+		for v in "${variants[@]}"; do
+			plan_job "modules:$v" "kernel:$v" 1 "$PLAN_SECONDS_MODULES" "$v"
+		done
+	fi
+	# Each pair of the run's variants that differs by the series alone
+	# (verify-equivalence.sh --pairs), compared object by object into
+	# DIR/equivalence/A-vs-B.txt; done once.
+	while read -r a b; do
+		[[ " ${variants[*]} " == *" $a "* && " ${variants[*]} " == *" $b "* ]] || continue
+		[ -s "$out/equivalence/$a-vs-$b.txt" ] && continue
+		plan_job "equivalence:$a-vs-$b" "kernel:$a,kernel:$b" "1-$budget" "$PLAN_SECONDS_EQUIVALENCE" "$a" "$b"
+	done < <("$LOCKLAT_ROOT/kernels/verify-equivalence.sh" --pairs)
+	[ -z "$hosts" ] || cell_cpus=0
+	for c in "${cells[@]}"; do
+		read -r v w c <<<"$c"
+		passes=$(cell_passes "$w" "$c")
+		r=1
+		[[ $c != rep* ]] || r=${c#rep}
+		needs=kernel:$(kernel_name "$v" "$(passes_flavour "$passes")"),image
+		[[ " $passes " != *" modules "* ]] || needs=$needs,modules:$v
+		s=0
+		cell_done "$(cell_dir "$out" "$v" "$w" "$c")" || s=$(cell_seconds "$v" "$w" "$c")
+		plan_job "cell:$v/$w/$c" "$needs" "$cell_cpus" "$s" "$v" "$w" "$c" "$r" "$passes"
+	done
+	plan_job summary 'cell:*,equivalence:*' 1 "$PLAN_SECONDS_SUMMARY"
+	plan_job plots summary 1 "$PLAN_SECONDS_PLOTS"
+}
+
+# plan_kernels PLAN STATE: the kernels of PLAN that are built, cold (every
+# object to compile) or shared (from ccache), on one line.
+plan_kernels() {
+	awk -F'\t' -v s="$2" '$1 == "job" && $2 ~ /^kernel:/ && $8 == s { print substr($2, 8) }' "$1" | paste -sd' '
+}
+
+# plan_describe PLAN ESTIMATE: what a person reads before the run starts.
+# ESTIMATE: execute.sh --simulate's line.
+plan_describe() {
+	local plan=$1 estimate=$2 kept to_run built cold shared
+	kept=$(awk -F'\t' '$1 == "job" && $2 ~ /^cell:/ && $5 == 0' "$plan" | wc -l)
+	to_run=$((${#cells[@]} - kept))
+	built=$(plan_kernels "$plan" built) cold=$(plan_kernels "$plan" cold) shared=$(plan_kernels "$plan" shared)
+	cat <<EOF
+locklat plan
+  variants:    ${variants[*]}
+  workloads:   ${workloads[*]}
+  repetitions: $reps latency passes on each plain kernel, plus one cell with all passes on the traced kernel
+  pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs, $tasks workload tasks on each; accel $accel; $jobs cell(s) at once
+  cells:       ${#cells[@]} in $out: $to_run to run, $kept complete and kept; shuffled, seed $seed
+  kernels:     built and kept: ${built:-none}
+               to build, every object: ${cold:-none}
+               to build, a built configuration's objects from ccache: ${shared:-none}
+  estimated:   $estimate
+EOF
+	if [ -n "$hosts" ]; then
+		local line login state why
+		for line in "${LAB_REPORT[@]}"; do
+			IFS=$'\t' read -r login state why <<<"$line"
+			printf '  host:        %s: %s (%s)\n' "$login" "$state" "$why"
+		done
+	fi
+}
+
+# plan_commit PLAN: the run's folder made, checked for room, locked (fd 8,
+# which the executor inherits) and given what defines the run: DIR/matrix
+# (its settings; its kernels are added as they are built), DIR/order, an
+# A/B run's DIR/ab/, a lab's DIR/hosts, and the plan, DIR/plan.
+plan_commit() {
+	local plan=$1 probe slots=$jobs to_run
+	mkdir -p -- "$out" 2>/dev/null || err_exit "cannot create the output directory $out" 1
+	probe=$(mktemp -p "$out" .write-probe.XXXXXX 2>/dev/null) || err_exit "the output directory $out is not writable" 1
+	rm -f -- "$probe"
+	[ -z "$hosts" ] || slots=$(lab_local_slots)
+	to_run=$(awk -F'\t' '$1 == "job" && $2 ~ /^cell:/ && $5 > 0' "$plan" | wc -l)
+	require_disk_space "$out" $((slots * (LOCKLAT_RESULTS_DISK_MIB + LOCKLAT_SCRATCH_DISK_MIB) + to_run * LOCKLAT_CELL_SPACE_MIB))
+	exec 8>"$out/.lock"
+	flock -n 8 || err_exit "another run-matrix.sh is running on $out" 1
+	if [ -n "$ab" ]; then
+		if [ ! -d "$out/ab" ]; then
+			cp -r "$ab_dir" "$out/ab.tmp"
+			mv "$out/ab.tmp" "$out/ab"
+		elif ! diff -r "$ab_dir" "$out/ab" >/dev/null; then
+			err_exit "$out was started with another --ab (see $out/ab/): choose another --out" 2
+		fi
+	fi
+	if [ ! -f "$out/matrix" ]; then
+		matrix_settings >"$out/matrix.tmp"
+		mv "$out/matrix.tmp" "$out/matrix"
+	fi
+	if [ ! -f "$out/order" ]; then
+		{ echo "# seed=$seed"; printf '%s\n' "${cells[@]}"; } >"$out/order.tmp"
+		mv "$out/order.tmp" "$out/order"
+	fi
+	if [ -n "$hosts" ]; then
+		printf '%s\n' "${LAB_REPORT[@]}" >"$out/hosts"
+		printf '%s\n' "${LAB_KEPT[@]}" >"$out/hosts.kept"
+	fi
+	cp "$plan" "$out/plan.tmp"
+	mv "$out/plan.tmp" "$out/plan"
+}

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/lib/common.sh"
 [ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
 stages=(packages kernels initramfs cell summary plots)
-tap_plan $(( ${#stages[@]} * 3 + 6 ))
+tap_plan $(( ${#stages[@]} * 3 + 9 ))
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -32,7 +32,7 @@ WAIT_POLL_S=0.2
 gone() { ! kill -0 "$1" 2>/dev/null && ! kill -0 "$2" 2>/dev/null; }
 # complete_cells: "folder checksum-of-meta" of each complete cell.
 complete_cells() {
-	find "$run" -mindepth 4 -maxdepth 4 -name meta -path '*/rep*/meta' -exec grep -l '^complete=1$' {} + 2>/dev/null |
+	find "$run/cells" -mindepth 4 -maxdepth 4 -name meta -path '*/rep*/meta' -exec grep -l '^complete=1$' {} + 2>/dev/null |
 		sort | xargs -r sha256sum
 }
 
@@ -65,11 +65,23 @@ for s in "${stages[@]}"; do
 done
 
 # A cell whose meta is empty (a write cut short) is not complete: redone.
-: >"$run/baseline/idle/rep2/meta"
+: >"$run/cells/baseline/idle/rep2/meta"
 "$copy/run-matrix.sh" "${run_args[@]}" >"$tmp/rerun-empty.log" 2>&1
 tap_result $? "a run with an empty meta finishes"
-grep -q '^complete=1$' "$run/baseline/idle/rep2/meta" && ! grep -q 'baseline/idle/rep2: kept' "$tmp/rerun-empty.log"
+grep -q '^complete=1$' "$run/cells/baseline/idle/rep2/meta" && ! grep -q 'baseline/idle/rep2: kept' "$tmp/rerun-empty.log"
 tap_result $? "the cell with the empty meta was redone, not kept"
+
+# A kernel that does not build: the run goes on; its cells are INFRA,
+# saying so; the other variant's cells ran.
+touch "$FAULTS_DIR/fail-kernels-local_lock"
+"$copy/run-matrix.sh" --variants baseline,local_lock --workloads idle --reps 1 --duration 1 --warmup 1 \
+	--accel tcg-icount --out "$tmp/run-fail" >"$tmp/run-fail.log" 2>&1
+tap_result $? "a run with a kernel that does not build finishes"
+rm -f "$FAULTS_DIR/fail-kernels-local_lock"
+tap_like "$(grep -h '^status=\|^reason=' "$tmp/run-fail/cells/local_lock/idle/rep1/meta" | tr '\n' ' ')" \
+	'^status=INFRA reason=kernel build failed: .*/kernels/local_lock(\+tracers)?/build.log $' \
+	"its cells are INFRA, naming the build's log"
+tap_is "$(cat "$tmp/run-fail/cells/baseline/idle/"*/meta | grep -c '^status=OK$')" 2 "the other variant's cells ran"
 
 # A workload added as a folder and a variant added as a file (lockdep on
 # PREEMPT_RT), nothing else touched: the default plan, a run and its

@@ -217,11 +217,16 @@ lab_dispatch() {
 	rm -rf "$out/.lab"
 }
 
-# run_finish: the last lines: the cells, the CPU the jobs took.
+# run_finish: the last lines: the cells, and the CPU each kind of job took
+# (user/sys seconds, from DIR/logs/jobs).
 run_finish() {
+	progress matrix "${#CELLS[@]} cells done in $(( (SECONDS - t_start) / 60 )) min"
 	# shellcheck disable=SC2016 # an awk program, expanded by awk
-	progress matrix "${#CELLS[@]} cells done in $(( (SECONDS - t_start) / 60 )) min; CPU $(awk -F'\t' '
-		$4 != "-" { u += $4; s += $5 } END { printf "user %d s, sys %d s", u, s }' "$out/logs/jobs" 2>/dev/null) ($out/logs/jobs)"
+	progress matrix "CPU, user/sys s: $(awk -F'\t' '
+		$4 != "-" { k = $1; sub(/:.*/, "", k); u[k] += $4; s[k] += $5; tu += $4; ts += $5
+			    if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+		END { for (i = 1; i <= n; i++) printf "%s %d/%d, ", order[i], u[order[i]], s[order[i]]
+		      printf "all %d/%d", tu, ts }' "$out/logs/jobs" 2>/dev/null) ($out/logs/jobs)"
 	rm -rf "$jobs_dir"
 	progress matrix "summary: $out/summary.md"
 }

@@ -4,10 +4,15 @@
 # bench/host/plan.sh for run-matrix.sh, which then starts this), each when
 # the jobs it needs are done and host CPUs of the run's budget are free.
 #
-# Usage: bench/host/execute.sh [--simulate] PLAN
+# Usage: bench/host/execute.sh [--simulate [--schedule]] PLAN
 #   --simulate   run nothing: print the wall time the plan's schedule takes
 #                from its jobs' expected seconds, and its CPU work, one line
-#                (run-matrix.sh --dry-run's estimate)
+#                (run-matrix.sh --dry-run's estimate). A build given fewer
+#                CPUs than its plan's most is taken to speed up by 0.35 per
+#                CPU (a cold kernel build keeps 1.35 of 2 cores busy:
+#                METHODOLOGY.md, "Build time")
+#   --schedule   with --simulate, first a line per job as the scheduler
+#                would run it: start and end second, host CPUs, ID
 #   -h, --help   this text
 #
 # One scheduler, one set of host CPUs (0 .. budget-1): a job is given CPUs
@@ -34,12 +39,18 @@ set -euo pipefail
 # shellcheck source=bench/host/lab.sh
 . "$LOCKLAT_ROOT/bench/host/lab.sh"
 
-simulate=0
-case ${1:-} in
--h | --help) usage_from_header "$0"; exit 0 ;;
---simulate) simulate=1; shift ;;
-esac
+simulate=0 schedule=0
+while [ $# -gt 1 ]; do
+	case $1 in
+	--simulate) simulate=1 ;;
+	--schedule) schedule=1 ;;
+	*) break ;;
+	esac
+	shift
+done
+case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 [ $# -eq 1 ] || err_exit "want one plan file (see --help)" 2
+[ "$schedule" -eq 0 ] || [ "$simulate" -eq 1 ] || err_exit "--schedule goes with --simulate" 2
 plan=$1
 { [ -f "$plan" ] && [ -r "$plan" ]; } || err_exit "cannot read the plan $plan" 2
 
@@ -165,7 +176,14 @@ needs_ended() {
 now=0
 running=0
 if [ "$simulate" -eq 1 ]; then
-	job_launch() { J_END[$1]=$((now + J_SEC[$1] * J_MAX[$1] / $2)); }
+	# A build's speed-up on N CPUs, in hundredths: 100 + 35 (N - 1).
+	speedup() { echo $((100 + 35 * ($1 - 1))); }
+	job_launch() {
+		local wall=${J_SEC[$1]}
+		[ "$2" -ge "${J_MAX[$1]}" ] || wall=$((wall * $(speedup "${J_MAX[$1]}") / $(speedup "$2")))
+		J_END[$1]=$((now + wall))
+		[ "$schedule" -eq 0 ] || printf '%d\t%d\t%s\t%s\n' "$now" "${J_END[$1]}" "${J_PIN[$1]}" "${J_ID[$1]}"
+	}
 	job_reap() {
 		local i first=''
 		for i in "${!J_ID[@]}"; do
@@ -178,6 +196,7 @@ if [ "$simulate" -eq 1 ]; then
 	lab_dispatch() {
 		local i s=0
 		for i in "$@"; do s=$((s + J_SEC[i])); J_STATE[i]=ok; done
+		[ "$schedule" -eq 0 ] || printf '%d\t%d\t%s\t%s\n' "$now" $((now + s / S[jobs])) lab "$# cells"
 		now=$((now + s / S[jobs]))
 	}
 else
@@ -260,7 +279,7 @@ while :; do
 	job_reap
 done
 for i in "${!J_ID[@]}"; do
-	[ "${J_STATE[i]}" != wait ] || err_exit "internal: job ${J_ID[i]} never started (the plan's needs form a cycle?)" 70
+	[ "${J_STATE[i]}" != wait ] || err_exit "$plan: job ${J_ID[i]} can never start: its NEEDS wait for each other" 2
 done
 
 if [ "$simulate" -eq 1 ]; then

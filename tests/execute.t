@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# execute.t - the executor's scheduler on hand-made plans (bench/host/
+# execute.sh --simulate --schedule: the decisions a real run makes, on the
+# plans' expected seconds): what waits for what, how host CPUs are shared
+# between builds and cells with and without --overlap, and a plan it
+# cannot run. Needs no QEMU.
+. "$(dirname "$0")/lib/tap.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+ex=$root/bench/host/execute.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_plan 12
+
+# plan FILE OVERLAP: two kernels after the tools, two cells of the first.
+plan() {
+	printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	$2" "set	accel	tcg-icount" \
+		"set	vcpus	1" "set	per_cell	1" "set	jobs	2" \
+		"job	tools	-	1-2	10" \
+		"job	kernel:a	tools	1-2	100	a	plain	cold" \
+		"job	kernel:b	tools	1-2	100	b	plain	cold" \
+		"job	cell:a/w/rep1	kernel:a	1	30	a	w	rep1	1	latency" \
+		"job	cell:a/w/rep2	kernel:a	1	30	a	w	rep2	2	latency" \
+		"job	summary	cell:*	1	5" >"$1"
+}
+# at SCHEDULE ID: "start end CPUs" of job ID.
+at() { awk -F'\t' -v id="$2" '$4 == id { print $1, $2, $3 }' <<<"$1"; }
+
+plan "$tmp/overlap" yes
+out=$("$ex" --simulate --schedule "$tmp/overlap")
+tap_result $? "--simulate --schedule exits 0"
+tap_is "$(at "$out" tools)" "0 10 0,1" "the tools build on both CPUs"
+tap_is "$(at "$out" kernel:a)" "10 110 0,1" "the first kernel takes both CPUs: nothing else can run"
+tap_is "$(at "$out" cell:a/w/rep1)" "110 140 0" "overlap: a cell starts as soon as its kernel is built"
+# 100 s on 2 CPUs is 135 s on one (a build keeps 1.35 of 2 cores busy).
+tap_is "$(at "$out" kernel:b)" "110 245 1" "beside it the other kernel builds on the CPU left"
+tap_is "$(at "$out" cell:a/w/rep2)" "140 170 0" "while a kernel remains, cells leave it one CPU"
+tap_is "$(at "$out" summary)" "170 175 0" "the summary waits for every cell"
+
+plan "$tmp/serial" no
+out=$("$ex" --simulate --schedule "$tmp/serial")
+tap_is "$(at "$out" cell:a/w/rep1) / $(at "$out" kernel:b)" "210 240 0 / 110 210 0,1" \
+	"no overlap: the cells wait until no build is left"
+
+# bad_plan NAME REGEX: the plan in $tmp/bad is refused with one line, exit 2.
+bad_plan() {
+	local err status
+	err=$("$ex" --simulate "$tmp/bad" 2>&1)
+	status=$?
+	[ "$status" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -Eq -- "$2" <<<"$err"
+	tap_result $? "$1 (exit $status: $err)"
+}
+printf 'set\tout\t%s\nset\tbudget\t1\nset\toverlap\tno\nset\taccel\ttcg\nset\tvcpus\t1\nset\tper_cell\t1\n' "$tmp/run" >"$tmp/head"
+{ cat "$tmp/head"; printf 'job\ta\tb\t1\t1\njob\tb\ta\t1\t1\n'; } >"$tmp/bad"
+bad_plan "a cycle" "job a can never start"
+{ cat "$tmp/head"; printf 'job\ta\tnope\t1\t1\n'; } >"$tmp/bad"
+bad_plan "an unknown need" "job a needs nope, which the plan does not have"
+{ cat "$tmp/head"; printf 'job\ta\t-\tmany\t1\n'; } >"$tmp/bad"
+bad_plan "CPUs that are not a number" "CPUs 'many' is neither N nor MIN-MAX"
+printf 'frobnicate\n' >"$tmp/bad"
+bad_plan "a line of no known kind" "neither set nor job"
+tap_done

@@ -363,21 +363,25 @@ LOCKLAT_HIST_RANGE_US=400000
 # cyclictest's wake-up interval (-i), in microseconds.
 LOCKLAT_INTERVAL_US=200
 
-# The result layout (results/README.md) this suite writes. 4: repetitions on
-# the plain kernel and a traced cell per variant and workload, its tracer
-# passes twice, traces as trace-cmd .dat files (4: each once, as text; 3: rep1 ran
-# every pass on a kernel with the tracers; 2 had per-window maxima, 1 no
-# sample stream). run-matrix.sh resumes only a tree of this layout.
-LOCKLAT_LAYOUT_VERSION=5
+# The result layout (results/README.md) this suite writes. 6: cells under
+# RUN/cells/, beside the run's own files and folders (5: cells at the top
+# level; 4: tracer passes once; 3: rep1 ran every pass on a kernel with the
+# tracers; 2 had per-window maxima, 1 no sample stream). The summary reads
+# every layout; run-matrix.sh resumes only a tree of this one.
+LOCKLAT_LAYOUT_VERSION=6
 
-# The result layout's cells, in one place (results/README.md).
+# The result layout's cells, in one place.
 # cell_dir RUN VARIANT WORKLOAD CELL: a cell's folder.
 cell_dir() {
-	printf '%s/%s/%s/%s\n' "$1" "$2" "$3" "$4"
+	printf '%s/cells/%s/%s/%s\n' "$1" "$2" "$3" "$4"
 }
-# cells_metas RUN: the meta file of each cell folder of RUN, NUL-separated.
+# cells_metas RUN: the meta file of each cell folder of RUN, of this
+# layout or an older one (cells at the top level), NUL-separated.
 cells_metas() {
-	find "$1" -mindepth 4 -maxdepth 4 -name meta -type f -print0 2>/dev/null
+	local d
+	for d in "$1" "$1/cells"; do
+		[ ! -d "$d" ] || find "$d" -mindepth 4 -maxdepth 4 -name meta -type f -print0
+	done
 }
 # cell_done DIR: a complete cell, kept by a resumed run; an INFRA cell (the
 # harness failed, nothing was measured) is redone.
@@ -385,6 +389,7 @@ cell_done() {
 	[ -f "$1/meta" ] && [ "$(kv_get "$1/meta" complete)" = 1 ] &&
 		[ "$(kv_get "$1/meta" status)" != INFRA ]
 }
+
 # The raw disk a guest writes its results onto, and what a finished cell
 # takes (~5 MiB with its traces; the rest is margin). Overridable so that a
 # test can ask for more than any disk has.

@@ -47,7 +47,7 @@ tap_result $? "--dry-run creates nothing"
 # A fake result tree: one complete cell, one INFRA cell (redone), one partial,
 # and the record of the settings it was started with (the keys it holds
 # must match; the test's record names the repetitions only).
-fake=$tmp/fake/baseline/squashfs
+fake=$tmp/fake/cells/baseline/squashfs
 mkdir -p "$fake/rep1" "$fake/rep2" "$fake/rep3.partial"
 echo reps=3 >"$tmp/fake/matrix"
 printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$fake/rep1/meta"
@@ -61,7 +61,7 @@ tap_result $? "--dry-run on an existing tree deletes nothing"
 # (accelerator, duration, warm-up) runs on one CPU, the traced cell beside
 # it; with the fixed stages (packages, tools, image, the built kernels'
 # checks, summary, plots: ~120 s) the simulated schedule takes 12 min.
-hist=$tmp/history/run1/baseline/squashfs/rep1
+hist=$tmp/history/run1/cells/baseline/squashfs/rep1
 mkdir -p "$hist"
 printf '%s\n' variant=baseline workload=squashfs rep=1 passes=latency accel=tcg-icount duration_s=3 \
 	trace_duration_s=3 warmup_s=1 wall_seconds=600 complete=1 >"$hist/meta"
@@ -138,8 +138,8 @@ bad_input "--out below a file" 2 "--out: $tmp/a-file is not a directory" "$rm_" 
 
 # Resume resumes only the same matrix: each recorded setting, the code and
 # the kernels must be as they were; the tree is left as it was.
-mkdir -p "$tmp/r/baseline/squashfs/rep1"
-printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$tmp/r/baseline/squashfs/rep1/meta"
+mkdir -p "$tmp/r/cells/baseline/squashfs/rep1"
+printf 'layout_version=%s\nstatus=OK\ncomplete=1\n' "$LOCKLAT_LAYOUT_VERSION" >"$tmp/r/cells/baseline/squashfs/rep1/meta"
 printf '%s\n' duration_s=30 >"$tmp/r/matrix"
 bad_input "resume with another --duration" 2 "$tmp/r was started with duration_s=30, not 3: rerun it with the options it was started with, or choose another --out" \
 	"$rm_" --dry-run --out "$tmp/r" --variants baseline --workloads squashfs --duration 3
@@ -154,7 +154,7 @@ bad_input "resume after a kernel was rebuilt" 2 "kernel baseline was rebuilt sin
 rm "$tmp/r/matrix"
 bad_input "cells without a record of their settings" 2 "holds cells but no record of the settings" \
 	"$rm_" --dry-run --out "$tmp/r" --variants baseline --workloads squashfs
-[ -f "$tmp/r/baseline/squashfs/rep1/meta" ] && [ ! -e "$tmp/r/order" ]
+[ -f "$tmp/r/cells/baseline/squashfs/rep1/meta" ] && [ ! -e "$tmp/r/order" ]
 tap_result $? "a refused resume leaves the tree as it was"
 
 # A file that skips: kselftest's exit 4 when run alone, a pass under prove.

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/guest.sh"
 tmp=$(mktemp -d)
 out=$tmp/run
-cells=$out/$variant/idle
+cells=$out/cells/$variant/idle
 # Whatever happens, no guest of this test outlives it.
 trap 'pkill -KILL -f -- "$out/" 2>/dev/null; rm -rf "$tmp"' EXIT
 tap_plan 15

@@ -85,7 +85,7 @@ collect=$(bash -c '. "$1/lib/common.sh"; . "$1/bench/host/lab.sh"; st=$2/stage o
 	rm "$st/incoming/v/w/rep2/console.log"
 	lab_collect "$st" "$out" v/w/rep1 "$whole"
 	lab_collect "$st" "$out" v/w/rep2 "$cut"
-	{ ls "$out/v/w"; ls "$out/logs"; } | tr "\n" " "' _ "$root" "$tmp/collect" 2>"$tmp/collect.err")
+	{ ls "$out/cells/v/w"; ls "$out/logs"; } | tr "\n" " "' _ "$root" "$tmp/collect" 2>"$tmp/collect.err")
 tap_like "$collect" '^rep1 v-w-rep1.log v-w-rep2.log $' "lab_collect: the whole cell moves in, the cut one does not; both logs do"
 tap_like "$(cat "$tmp/collect.err")" 'v/w/rep2 came back incomplete' "and the cut one is named"
 [ -d "$tmp/collect/stage/incoming/v/w/rep2" ]
@@ -145,8 +145,8 @@ tap_result $? "a lab run finishes$(tail -n 1 "$tmp/lab.log" | sed 's/^/: /')"
 tap_is "$(grep -c 'warning: host nobody@localhost left out' "$tmp/lab.log")" 1 "the refused host is reported once"
 hosts_ran=$(awk -F'\t' 'NR > 1 && $7 == 0 { print $2 }' "$tmp/lab/logs/lab-joblog" | sort -u | tr '\n' ' ')
 tap_is "$hosts_ran" ": root@localhost " "each host ran a cell (parallel's job log)"
-tap_is "$(cat "$tmp/lab/$variant"/idle/*/meta | grep -c '^complete=1$')" 2 "both cells are in the run's tree, complete"
-tap_is "$(grep -h '^accel=\|^host=' "$tmp/lab/$variant"/idle/*/meta | sort -u | tr '\n' ' ')" \
+tap_is "$(cat "$tmp/lab/cells/$variant"/idle/*/meta | grep -c '^complete=1$')" 2 "both cells are in the run's tree, complete"
+tap_is "$(grep -h '^accel=\|^host=' "$tmp/lab/cells/$variant"/idle/*/meta | sort -u | tr '\n' ' ')" \
 	"accel=tcg-icount host=$(uname -n) " "each cell records its accelerator and its host"
 tap_like "$(cut -f1,2 "$tmp/lab/hosts" | tr '\t\n' ': ')" '^::kept root@localhost:kept nobody@localhost:left out $' \
 	"DIR/hosts records what became of each host"
@@ -158,9 +158,9 @@ tap_result $? "nothing left in the staging folder or the remote host's folder"
 tap_result $? "the same matrix run locally"
 # layout DIR: every file of every cell, and every meta key, by cell.
 layout() {
-	(cd "$1" && find "$variant" -type f | sort)
-	for m in "$1/$variant"/idle/*/meta; do
-		printf '%s: %s\n' "${m#"$1/"}" "$(cut -d= -f1 "$m" | tr '\n' ' ')"
+	(cd "$1/cells" && find "$variant" -type f | sort)
+	for m in "$1/cells/$variant"/idle/*/meta; do
+		printf '%s: %s\n' "${m#"$1/cells/"}" "$(cut -d= -f1 "$m" | tr '\n' ' ')"
 	done
 }
 diff <(layout "$tmp/local") <(layout "$tmp/lab") >"$tmp/layout.diff"

@@ -144,7 +144,7 @@ cell_of() {
 for w in "${workloads[@]}"; do
 	# A heartbeat every guest second, so that a 2 s pass shows some.
 	LOCKLAT_HEARTBEAT_S=1 "$cell" --variant "$variant" --workload "$w" --duration 2 --warmup 1 \
-		--pin "$slot" --allow-overcommit --out "$run/$variant/$w/$(cell_of "$w")" \
+		--pin "$slot" --allow-overcommit --out "$run/cells/$variant/$w/$(cell_of "$w")" \
 		>"$tmp/cell-$w.log" 2>&1 &
 	pids[slot]=$!
 	slot=$(( (slot + 1) % 2 ))
@@ -155,11 +155,11 @@ wait
 # kernel), so that the summary has a measured column to set the traced
 # kernel's pass against.
 "$cell" --variant "$variant" --workload squashfs --passes latency --duration 2 --warmup 1 \
-	--out "$run/$variant/squashfs/rep1" >"$tmp/cell-squashfs-rep1.log" 2>&1
-tap_is "$(kv_get "$run/$variant/squashfs/rep1/meta" status) $(kv_get "$run/$variant/squashfs/rep1/meta" kernel_flavour)" \
+	--out "$run/cells/$variant/squashfs/rep1" >"$tmp/cell-squashfs-rep1.log" 2>&1
+tap_is "$(kv_get "$run/cells/$variant/squashfs/rep1/meta" status) $(kv_get "$run/cells/$variant/squashfs/rep1/meta" kernel_flavour)" \
 	"OK plain" "squashfs rep1: a latency pass on the plain kernel"
 for w in "${workloads[@]}"; do
-	d=$run/$variant/$w/$(cell_of "$w")
+	d=$run/cells/$variant/$w/$(cell_of "$w")
 	st=$(kv_get "$d/meta" status 2>/dev/null)
 	workload_load "$w"
 	hits=$(awk '{ n += $2 } END { print n + 0 }' "$d/guest/path-hits" 2>/dev/null)
@@ -179,18 +179,18 @@ for w in "${workloads[@]}"; do
 	esac
 	tap_result "$ok" "workload $w: status ${st:-none}, target hits ${hits:-none}"
 done
-grep -q 'locklat: step latency: running, 1 s' "$run/$variant/idle/traced/console.log" 2>/dev/null
+grep -q 'locklat: step latency: running, 1 s' "$run/cells/$variant/idle/traced/console.log" 2>/dev/null
 tap_result $? "a workload cell's guest logs its heartbeat while a step runs"
 # lru reaches the batches that need more than faults and madvise: the
 # interrupt-side rotation at swap-disk writeback end and order-9 compaction.
 for fn in lru_move_tail lru_add_drain_cpu_zone; do
-	n=$(awk -v fn="$fn" '$1 == fn { print $2 }' "$run/$variant/lru/traced/guest/path-hits" 2>/dev/null)
+	n=$(awk -v fn="$fn" '$1 == fn { print $2 }' "$run/cells/$variant/lru/traced/guest/path-hits" 2>/dev/null)
 	tap_like "${n:-none}" '^[1-9][0-9]*$' "lru: $fn ran (verify pass: ${n:-none} hits)"
 done
-stats=$(grep -h '^locklat-stats workload=lru' "$run/$variant/lru/traced/guest/workload-verify.out" 2>/dev/null)
+stats=$(grep -h '^locklat-stats workload=lru' "$run/cells/$variant/lru/traced/guest/workload-verify.out" 2>/dev/null)
 tap_like "$stats" ' pgrotated=[1-9][0-9]* compact_stall=[1-9]' "lru: folios rotated, direct compaction stalls (vmstat)"
 # The modules cell: every llcheck scenario loaded and removed, llbench twice.
-mods=$run/$variant/modules/rep1/guest/modules
+mods=$run/cells/$variant/modules/rep1/guest/modules
 ok=0
 for s in $(llcheck_scenarios); do
 	grep -qx 'insmod 0 rmmod 0' "$mods/llcheck-$s.status" 2>/dev/null || ok=1
@@ -201,26 +201,26 @@ grep -qx 'insmod 0 rmmod 0' "$mods/llbench-first.status" 2>/dev/null &&
 tap_result $? "modules: llbench loads again after removal"
 tap_is "$(grep -c 'llbench: op=.* median_ns=[0-9.]* ' "$mods/llbench.dmesg" 2>/dev/null)" 5 \
 	"modules: llbench timed its 5 operations"
-tap_is "$(kv_get "$run/$variant/modules/rep1/meta" kernel_flavour)" plain "modules: on the plain kernel"
-tap_is "$(kv_get "$run/$variant/squashfs/traced/meta" manifest.kernel_release)" "$traced_release" \
+tap_is "$(kv_get "$run/cells/$variant/modules/rep1/meta" kernel_flavour)" plain "modules: on the plain kernel"
+tap_is "$(kv_get "$run/cells/$variant/squashfs/traced/meta" manifest.kernel_release)" "$traced_release" \
 	"a cell with the tracer passes boots the traced kernel"
-max=$(cat "$run/$variant/squashfs/traced/guest/preemptoff/tracing_max_latency" 2>/dev/null)
-hdr=$(sed -n 's/^# latency: \([0-9]*\) us.*/\1/p' "$run/$variant/squashfs/traced/guest/preemptoff/trace.txt" 2>/dev/null)
+max=$(cat "$run/cells/$variant/squashfs/traced/guest/preemptoff/tracing_max_latency" 2>/dev/null)
+hdr=$(sed -n 's/^# latency: \([0-9]*\) us.*/\1/p' "$run/cells/$variant/squashfs/traced/guest/preemptoff/trace.txt" 2>/dev/null)
 tap_is "$max" "$hdr" "preemptoff: tracing_max_latency equals the trace's own header"
 # Which section is worst in 2 s varies (the 5 s passes of the reference run
 # always found squashfs_decompress on non-RT); that it is named does not.
-grep -q 'started at: [a-z_]' "$run/$variant/squashfs/traced/guest/preemptoff/trace.txt" &&
-	grep -q '^ => ' "$run/$variant/squashfs/traced/guest/preemptoff/trace.txt"
+grep -q 'started at: [a-z_]' "$run/cells/$variant/squashfs/traced/guest/preemptoff/trace.txt" &&
+	grep -q '^ => ' "$run/cells/$variant/squashfs/traced/guest/preemptoff/trace.txt"
 tap_result $? "squashfs: the worst preempt-off section is named, with its stack"
 
 # The path proof leaves the harness out: with the workload running, no hit
 # is init's or one of its forks' (the idle control has them).
-harness=$(grep -hE '^\{ common_pid: (init|sleep|cat|sed|ps) ' "$run/$variant"/*/traced/guest/path-hits.d/workload-*.hist 2>/dev/null | head -n 3)
+harness=$(grep -hE '^\{ common_pid: (init|sleep|cat|sed|ps) ' "$run/cells/$variant"/*/traced/guest/path-hits.d/workload-*.hist 2>/dev/null | head -n 3)
 tap_is "$harness" "" "verify: no hit by the harness's processes is counted for the workload"
-tap_like "$(awk '$1 == "folio_mark_accessed" { print NF }' "$run/$variant/lru/traced/guest/path-hits" 2>/dev/null)" '^3$' \
+tap_like "$(awk '$1 == "folio_mark_accessed" { print NF }' "$run/cells/$variant/lru/traced/guest/path-hits" 2>/dev/null)" '^3$' \
 	"verify: each target has the workload's count and the idle control's"
-grep -qx 'timerlat 0' "$run/$variant/squashfs/traced/guest/steps" 2>/dev/null &&
-	grep -q 'Blocking thread' "$run/$variant/squashfs/traced/guest/timerlat/rtla.out"
+grep -qx 'timerlat 0' "$run/cells/$variant/squashfs/traced/guest/steps" 2>/dev/null &&
+	grep -q 'Blocking thread' "$run/cells/$variant/squashfs/traced/guest/timerlat/rtla.out"
 tap_result $? "timerlat: rtla (from the 6.12 tree) stopped on squashfs and analysed the wake-up"
 
 "$root/bench/report/report.sh" summary "$run" >/dev/null 2>&1
@@ -230,7 +230,7 @@ tap_result $? "summary of the smoke run"
 n=$(grep -cE '"verdict":"(dead|unknown)"' "$run/summary.json" 2>/dev/null)
 tap_is "$n" 0 "summary: every load ran through its latency pass (progress lines, window, alive)"
 [ "$n" = 0 ] || grep -A3 '^## Repetitions left out' -A20 "$run/summary.md" | sed 's/^/# /'
-[ "$n" = 0 ] || grep -h 'locklat-progress' "$run"/*/*/traced/guest/workload-latency.out | sed 's/^/# /' | tail -n 40
+[ "$n" = 0 ] || grep -h 'locklat-progress' "$run"/cells/*/*/traced/guest/workload-latency.out | sed 's/^/# /' | tail -n 40
 # On a CONFIG_PREEMPT kernel the decompressor's section blocks the worst
 # wake-up: the timerlat trace itself says so (the section opens or closes in
 # squashfs_decompress).

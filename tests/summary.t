@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 66
+tap_plan 67
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -32,6 +32,20 @@ for f in summary.md summary.csv summary.json; do
 	tap_result $? "$f equals the golden output"
 	[ -s "$tmp/$f.diff" ] && head -n 20 "$tmp/$f.diff" | sed 's/^/# /'
 done
+# The fixture is of result layout 5 (cells at the top level); the same
+# cells under cells/ (layout 6) summarise alike: only the cells' paths
+# differ.
+run6=$tmp/layout6/run
+mkdir -p "$run6/cells"
+(cd "$tmp/run" && for d in */; do
+	[ -f "$(find "$d" -mindepth 3 -maxdepth 3 -name meta -print -quit)" ] && cp -a "$d" "$run6/cells/"
+done)
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$run6" >/dev/null
+diff <(sed "s|$tmp/run|RUN|g" "$tmp/run/summary.json") \
+	<(sed "s|$run6|RUN|g; s|cells/||g" "$run6/summary.json") >"$tmp/layout.diff"
+tap_result $? "the same cells in layout 6 (RUN/cells/) give the same summary.json but for their paths"
+[ -s "$tmp/layout.diff" ] && head -n 10 "$tmp/layout.diff" | sed 's/^/# /'
 
 md=$tmp/summary.md
 sed -n '/^## Cells that did not finish/,/^## /p' "$md" | grep -q '^| baseline-rt/squashfs/rep3 | FINDINGS | kernel panic |'

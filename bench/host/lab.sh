@@ -263,13 +263,13 @@ cell_digest() {
 }
 
 # lab_collect STAGE OUT [REL DIGEST]: the cell REL ("<v>/<w>/<c>") moved
-# into OUT/<v>/<w>/<c> if it came back whole (its digest is DIGEST, as its
+# into its folder of OUT (cell_dir) if it came back whole (its digest is DIGEST, as its
 # host printed it), its log into OUT/logs/ in any case; a rename on one
 # file system, so a cell in OUT is whole. Only for a cell whose job has
 # ended. Without REL: every cell's log (after the dispatch, for the cells
 # that never came back).
 lab_collect() {
-	local stage=$1 out=$2 rel=${3:-} digest=${4:-} cell log
+	local stage=$1 out=$2 rel=${3:-} digest=${4:-} cell log dst v w c
 	mkdir -p "$out/logs"
 	if [ -z "$rel" ]; then
 		for log in "$stage"/logs/*.log; do
@@ -285,11 +285,13 @@ lab_collect() {
 		warn "$rel came back incomplete (its files differ from what its host wrote): not kept"
 		return 0
 	fi
-	mkdir -p "$out/${rel%/*}"
-	if [ -e "$out/$rel" ]; then
+	IFS=/ read -r v w c <<<"$rel"
+	dst=$(cell_dir "$out" "$v" "$w" "$c")
+	mkdir -p "${dst%/*}"
+	if [ -e "$dst" ]; then
 		rm -rf "$cell"
 	else
-		mv "$cell" "$out/$rel"
+		mv "$cell" "$dst"
 	fi
 }
 

@@ -6,7 +6,7 @@
 #   --variant V       a variant built by `make kernels` (its manifest is read)
 #   --workload W      a workload (workloads/<W>/workload)
 #   --command CMD     instead of a workload: run CMD in the guest (smoke tests)
-#   --out DIR         the cell directory, e.g. results/<run-id>/<variant>/<workload>/rep1
+#   --out DIR         the cell directory, e.g. results/<run-id>/cells/<variant>/<workload>/rep1
 #   --duration S      seconds of the latency pass, guest time (default 10)
 #   --trace-duration S  seconds of each tracer and verification pass (default:
 #                     the latency pass's)

@@ -80,19 +80,35 @@ static bool stratum_has(const struct stratum *s, const struct cell *c)
 	return !cpu || (!strcmp(c->accel, s->accel) && !strcmp(cpu, s->host_cpu));
 }
 
+/*
+ * The folder that holds a run's cells, <variant>/<workload>/<cell>: RUN/cells
+ * (result layout 6, results/README.md); RUN itself in older layouts, where
+ * cells shared the top level with the run's own folders.
+ */
+static void cells_root(char *buf, size_t len, const char *dir)
+{
+	struct stat st;
+
+	path_join(buf, len, dir, "cells");
+	if (stat(buf, &st) || !S_ISDIR(st.st_mode))
+		snprintf(buf, len, "%s", dir);
+}
+
 void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 {
 	size_t nv, nw, nr, v, w, r;
-	char **variants = subdirs(dir, &nv, NULL);
+	char root[4096], **variants;
 
+	cells_root(root, sizeof(root), dir);
+	variants = subdirs(root, &nv, NULL);
 	for (v = 0; v < nv; v++) {
 		char vdir[4096];
 		char **workloads;
 
-		/* The summary's own outputs, not variants. */
+		/* An older layout: the summary's own outputs, not variants. */
 		if (!strcmp(variants[v], "plot-data") || !strcmp(variants[v], "by-host"))
 			continue;
-		path_join(vdir, sizeof(vdir), dir, variants[v]);
+		path_join(vdir, sizeof(vdir), root, variants[v]);
 		workloads = subdirs(vdir, &nw, NULL);
 		for (w = 0; w < nw; w++) {
 			char wdir[4096];

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scratch-bench.sh - a run from scratch against its CPU floor: how close the
+# executor keeps the host's CPUs busy.
+#
+# Usage: tools/scratch-bench.sh --out DIR [RUN_MATRIX_OPTION...]
+#   --out DIR   a new folder: DIR/tree, a fresh clone of this tree's HEAD
+#               (no build/: tools, rtla, guest image and every kernel are
+#               built), DIR/ccache, an empty CCACHE_DIR, and DIR/run, the run
+#   the other options go to run-matrix.sh as they are (e.g. --variants)
+#
+# Times DIR/tree/run-matrix.sh --out DIR/run with bash's time, then prints
+# its wall time, user and system seconds, its CPU floor ((user + sys) / host
+# CPUs: the wall time if no CPU ever idled) and how far above it the run
+# was, and per kind of job (DIR/run/logs/jobs) the jobs' wall, user and
+# system seconds, into DIR/bench. METHODOLOGY.md ("From scratch") holds
+# what it measured. The Debian packages are not part of it: installed
+# before, their job takes seconds.
+# Exit: 0 measured, 1 the run failed, 2 bad usage.
+
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+out=''
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage_from_header "$0"; exit 0 ;;
+	--out) [ $# -ge 2 ] || err_exit "--out needs a value" 2; out=$2; shift 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+[ -n "$out" ] || err_exit "--out is required" 2
+[ ! -e "$out" ] || err_exit "$out exists: choose a new --out" 2
+mkdir -p "$out/ccache"
+git clone -q "$LOCKLAT_ROOT" "$out/tree" || err_exit "cannot clone $LOCKLAT_ROOT into $out/tree"
+TIMEFORMAT='%R %U %S'
+{ time CCACHE_DIR=$out/ccache "$out/tree/run-matrix.sh" --out "$out/run" "${args[@]}" \
+	>"$out/run.log" 2>&1; } 2>"$out/time" || { tail -n 5 "$out/run.log" >&2; err_exit "the run failed (log: $out/run.log)"; }
+read -r wall user sys <"$out/time"
+awk -v wall="$wall" -v user="$user" -v sys="$sys" -v cpus="$(nproc)" 'BEGIN {
+	floor = (user + sys) / cpus
+	printf "wall %.0f s, user %.0f s, sys %.0f s, %d host CPUs: floor %.0f s, wall %.1f%% above it\n",
+		wall, user, sys, cpus, floor, (wall / floor - 1) * 100 }' | tee "$out/bench"
+# shellcheck disable=SC2016 # an awk program, expanded by awk
+awk -F'\t' '$4 != "-" { k = $1; sub(/:.*/, "", k); w[k] += $3; u[k] += $4; s[k] += $5
+		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+	END { for (i = 1; i <= n; i++) printf "  %-12s wall %6.0f s  user %6.0f s  sys %5.0f s\n", order[i], w[order[i]], u[order[i]], s[order[i]] }' \
+	"$out/run/logs/jobs" | tee -a "$out/bench"

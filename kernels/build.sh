@@ -3,6 +3,7 @@
 # build.sh - build locklat kernel variants from Debian's linux-source-6.12.
 #
 # Usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [VARIANT...]
+#        kernels/build.sh [-j JOBS] --sources
 #
 # For each variant (a file in kernels/variants/; when none is named, those
 # the matrix runs: all but the ones whose file says matrix=no) and each of its
@@ -41,19 +42,22 @@ set -euo pipefail
 usage() {
 	cat <<EOF
 usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [VARIANT...]
+       kernels/build.sh [-j JOBS] --sources
   -j JOBS         parallel make jobs (default: nproc = $(nproc))
   --list          print the known variants and exit
   --fragments     print each kernel's Kconfig fragments in merge order and exit
   --flavour F     build only the plain or the traced kernel of each variant
                   (default: both; with --only: plain)
   --only TARGETS  build only these make targets (e.g. objects), no manifest
+  --sources       only Debian's pristine tree and rtla built from it (what
+                  the guest image needs; a run's "sources" job)
 Known variants: $(known_variants | tr '\n' ' ')
 EOF
 }
 
 jobs=$(nproc)
 only=''
-fragments_only=0
+fragments_only=0 sources_only=0
 flavours=''
 variants=()
 while [ $# -gt 0 ]; do
@@ -63,6 +67,7 @@ while [ $# -gt 0 ]; do
 	-j*) jobs=${1#-j} ;;
 	--list) known_variants; exit 0 ;;
 	--fragments) fragments_only=1 ;;
+	--sources) sources_only=1 ;;
 	--only) [ $# -ge 2 ] || err_exit "--only needs make targets" 2
 		only=$2; shift ;;
 	--flavour) [ $# -ge 2 ] || err_exit "--flavour needs plain or traced" 2
@@ -508,6 +513,7 @@ kernel_build() {
 layout_migrate
 debian_stamp_migrate
 [ -n "$only" ] || { source_extract debian >/dev/null; rtla_build; }
+[ "$sources_only" -eq 0 ] || exit 0
 # Every kernel's source tree first: a patch that does not apply stops the
 # build before anything of it is compiled.
 for VARIANT_NAME in "${variants[@]}"; do

@@ -60,6 +60,7 @@ job_launch() {
 	tools)
 		progress matrix "building tools"
 		"$guard" --rusage "$ru" -- taskset -c "$pin" make -s -C "$LOCKLAT_ROOT" tools >/dev/null & ;;
+	sources) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --sources & ;;
 	image) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh" >"$jobs_dir/image.out" & ;;
 	kernel)
 		progress matrix "kernel $(kernel_name "$a" "$b") on CPU $pin"
@@ -127,7 +128,7 @@ job_outcome() {
 	local i=$1 st=$2 a b f line
 	IFS=$'\t' read -r a b _ <<<"${J_ARGS[i]}"
 	case ${J_KIND[i]} in
-	packages | tools | image | summary | plots)
+	packages | tools | sources | image | summary | plots)
 		[ "$st" -eq 0 ] || err_exit "the ${J_KIND[i]} stage failed (exit $st)" 1
 		[ "${J_KIND[i]}" != image ] || initramfs=$(tail -n 1 "$jobs_dir/image.out") ;;
 	kernel)

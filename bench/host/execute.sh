@@ -28,7 +28,7 @@
 # Resume is running the plan again: a complete cell is kept (an INFRA one
 # is redone), a kernel build finds its kernel current. A cell whose kernel
 # or modules did not build is written as an INFRA cell saying so. The
-# packages, tools and image jobs are the run's: one that fails stops it.
+# packages, tools, sources and image jobs are the run's: one that fails stops it.
 # Each job's wall, user and system seconds go to DIR/logs/jobs (a line per
 # job: ID, status, wall, user, sys, CPUs).
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 the run's tree
@@ -121,7 +121,7 @@ job_field() {
 	printf '%s\n' "${f[$(($2 - 1))]:-}"
 }
 is_build() {
-	case ${J_KIND[$1]} in packages | tools | image | kernel | modules | equivalence) return 0 ;; esac
+	case ${J_KIND[$1]} in packages | tools | sources | image | kernel | modules | equivalence) return 0 ;; esac
 	return 1
 }
 

@@ -8,7 +8,7 @@
 # The plan's lines, tab-separated:
 #   set  KEY  VALUE                     a setting every job of the run shares
 #   job  ID  NEEDS  CPUS  SECONDS  ARG...
-# ID is KIND[:NAME] (packages, tools, image, kernel:<name>, modules:<variant>,
+# ID is KIND[:NAME] (packages, tools, sources, image, kernel:<name>, modules:<variant>,
 # equivalence:<a>-vs-<b>, cell:<variant>/<workload>/<cell>, summary, plots);
 # NEEDS the comma-separated IDs (shell patterns allowed) that must be done
 # before it starts, "-" none; CPUS the host CPUs it runs on, "1-N" when it
@@ -33,7 +33,7 @@ plan_factor_x10() {
 # as DIR/logs/jobs has them on this machine: the packages installed, the
 # tools built from scratch, the guest image and the modules built, a built
 # kernel found current (make -j1), the summary and plots of a default run.
-PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=15 PLAN_SECONDS_IMAGE=30 PLAN_SECONDS_MODULES=30
+PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=15 PLAN_SECONDS_SOURCES=70 PLAN_SECONDS_IMAGE=30 PLAN_SECONDS_MODULES=30
 PLAN_SECONDS_EQUIVALENCE=120 PLAN_SECONDS_BUILT_KERNEL=6 PLAN_SECONDS_SUMMARY=5 PLAN_SECONDS_PLOTS=10
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
@@ -294,11 +294,11 @@ plan_kernel_jobs() {
 			k=$(kernel_name "$v" "$f")
 			cfg=$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" configs)
 			[ "$f" = plain ] || cfg="$cfg $LOCKLAT_TRACERS_CONFIG"
-			needs=tools seconds=$LOCKLAT_BUILD_COLD_SECONDS state=cold
+			needs=sources seconds=$LOCKLAT_BUILD_COLD_SECONDS state=cold
 			if [ -f "$(kernel_dir "$v" "$f")/manifest" ]; then
 				seconds=$PLAN_SECONDS_BUILT_KERNEL state=built
 			elif [ -n "${first_of[$cfg]:-}" ]; then
-				needs=tools,kernel:${first_of[$cfg]} seconds=$LOCKLAT_BUILD_SHARED_SECONDS state=shared
+				needs=sources,kernel:${first_of[$cfg]} seconds=$LOCKLAT_BUILD_SHARED_SECONDS state=shared
 			fi
 			first_of[$cfg]=${first_of[$cfg]:-$k}
 			plan_job "kernel:$k" "$needs" "1-$budget" "$seconds" "$v" "$f" "$state"
@@ -318,7 +318,12 @@ plan_write() {
 		history_kinds "${#history_seconds[@]}"
 	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
-	plan_job image tools 1 "$PLAN_SECONDS_IMAGE"
+	# Debian's pristine tree and rtla (kernels/build.sh --sources): the
+	# guest image packs rtla, each kernel's tree links the pristine one.
+	s=$PLAN_SECONDS_SOURCES
+	[ ! -x "$LOCKLAT_BUILD/rtla/rtla" ] || s=$PLAN_SECONDS_BUILT_KERNEL
+	plan_job sources tools "1-$budget" "$s"
+	plan_job image sources 1 "$PLAN_SECONDS_IMAGE"
 	plan_kernel_jobs
 	for w in "${workloads[@]}"; do
 		[[ " $(cell_passes "$w" rep1) " != *" modules "* ]] || modules=1

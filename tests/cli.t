@@ -59,8 +59,9 @@ tap_result $? "--dry-run on an existing tree deletes nothing"
 
 # The estimate learns from earlier cells: one 600 s cell of the same kind
 # (accelerator, duration, warm-up) runs on one CPU, the traced cell beside
-# it; with the fixed stages (packages, tools, image, the built kernels'
-# checks, summary, plots: ~120 s) the simulated schedule takes 12 min.
+# it; with the fixed stages (packages, tools, the sources and rtla, image,
+# the built kernels' checks, summary, plots: ~150 s) the simulated schedule
+# takes 13 min.
 hist=$tmp/history/run1/cells/baseline/squashfs/rep1
 mkdir -p "$hist"
 printf '%s\n' variant=baseline workload=squashfs rep=1 passes=latency accel=tcg-icount duration_s=3 \
@@ -73,7 +74,7 @@ mkdir -p "$tmp/build/kernels/baseline" "$tmp/build/kernels/baseline+tracers"
 out=$(LOCKLAT_BUILD=$tmp/build LOCKLAT_RESULTS=$tmp/history "$rm_" --dry-run --out "$tmp/h" --variants baseline \
 	--workloads squashfs --reps 1 --duration 3 --warmup 1 --accel tcg-icount --jobs 2 2>&1)
 tap_like "$out" 'built and kept: baseline baseline\+tracers$' "built kernels (plain and traced) are not planned again"
-tap_like "$out" 'estimated: +12 min wall: 2 host CPUs, cells beside builds; .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
+tap_like "$out" 'estimated: +13 min wall: 2 host CPUs, cells beside builds; .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
 rm "$tmp/build/kernels/baseline+tracers/manifest"
 out=$(LOCKLAT_BUILD=$tmp/build "$rm_" --dry-run --out "$tmp/h" --variants baseline --workloads squashfs \
 	--accel tcg-icount 2>&1)

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ex=$root/bench/host/execute.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 12
+tap_plan 14
 
 # plan FILE OVERLAP: two kernels after the tools, two cells of the first.
 plan() {
@@ -41,6 +41,16 @@ plan "$tmp/serial" no
 out=$("$ex" --simulate --schedule "$tmp/serial")
 tap_is "$(at "$out" cell:a/w/rep1) / $(at "$out" kernel:b)" "210 240 0 / 110 210 0,1" \
 	"no overlap: the cells wait until no build is left"
+
+# The run's tail: the last 2 x budget cells start longest first, so that it
+# does not end on one long cell beside an idle CPU.
+{ printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	yes" "set	accel	tcg-icount" \
+	"set	vcpus	1" "set	per_cell	1" "set	jobs	2"
+  for c in 1 2 3 4; do printf 'job\tcell:a/w/rep%s\t-\t1\t10\ta\tw\trep%s\t%s\tlatency\n' "$c" "$c" "$c"; done
+  printf 'job\tcell:a/w/traced\t-\t1\t100\ta\tw\ttraced\t1\tlatency\n'; } >"$tmp/tail"
+out=$("$ex" --simulate --schedule "$tmp/tail")
+tap_is "$(at "$out" cell:a/w/traced)" "10 110 0" "the long cell, last in the plan, starts among the last four, first"
+tap_is "$(awk -F'\t' '{ if ($2 > end) end = $2 } END { print end }' <<<"$out")" 110 "and the run ends with it"
 
 # bad_plan NAME REGEX: the plan in $tmp/bad is refused with one line, exit 2.
 bad_plan() {

@@ -59,7 +59,7 @@ job_launch() {
 	packages) "$guard" --rusage "$ru" -- "$LOCKLAT_ROOT/tools/install-deps.sh" & ;;
 	tools)
 		progress matrix "building tools"
-		"$guard" --rusage "$ru" -- taskset -c "$pin" make -s -C "$LOCKLAT_ROOT" tools >/dev/null & ;;
+		"$guard" --rusage "$ru" -- taskset -c "$pin" make -s -j "$n" -C "$LOCKLAT_ROOT" tools >/dev/null & ;;
 	sources) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --sources & ;;
 	image) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh" >"$jobs_dir/image.out" & ;;
 	kernel)

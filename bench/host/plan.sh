@@ -318,12 +318,13 @@ plan_write() {
 		history_kinds "${#history_seconds[@]}"
 	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
-	# Debian's pristine tree and rtla (kernels/build.sh --sources): the
-	# guest image packs rtla, each kernel's tree links the pristine one.
+	# Debian's pristine tree and rtla (kernels/build.sh --sources), beside
+	# the tools: the guest image packs both, each kernel's tree links the
+	# pristine one.
 	s=$PLAN_SECONDS_SOURCES
 	[ ! -x "$LOCKLAT_BUILD/rtla/rtla" ] || s=$PLAN_SECONDS_BUILT_KERNEL
-	plan_job sources tools "1-$budget" "$s"
-	plan_job image sources 1 "$PLAN_SECONDS_IMAGE"
+	plan_job sources packages "1-$budget" "$s"
+	plan_job image tools,sources 1 "$PLAN_SECONDS_IMAGE"
 	plan_kernel_jobs
 	for w in "${workloads[@]}"; do
 		[[ " $(cell_passes "$w" rep1) " != *" modules "* ]] || modules=1

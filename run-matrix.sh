@@ -60,6 +60,10 @@
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
+# shellcheck source=workloads/workloads.sh
+. "$LOCKLAT_ROOT/workloads/workloads.sh"
 # shellcheck source=kernels/sources.sh
 . "$LOCKLAT_ROOT/kernels/sources.sh"
 # shellcheck source=kernels/ab.sh

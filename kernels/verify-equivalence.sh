@@ -26,6 +26,8 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
 # shellcheck source=sources.sh
 . "$LOCKLAT_ROOT/kernels/sources.sh"
 

@@ -114,79 +114,10 @@ kv_get() {
 	return "$found"
 }
 
-# known_variants: the variant names, one per line (a variant is a file).
-known_variants() {
-	local f
-	for f in "$LOCKLAT_VARIANTS_DIR"/*; do
-		[ -f "$f" ] && basename "$f"
-	done
-}
-
-# matrix_variants: the variants a matrix runs by default: all but those
-# whose file says matrix=no (kept for a question of their own).
-matrix_variants() {
-	local v
-	for v in $(known_variants); do
-		[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" matrix 2>/dev/null)" = no ] || printf '%s\n' "$v"
-	done
-}
-
-# is_variant NAME: true when NAME is a variant (a file of kernels/variants/).
-is_variant() {
-	case $1 in '' | *[!A-Za-z0-9_-]*) return 1 ;; esac
-	[ -f "$LOCKLAT_VARIANTS_DIR/$1" ]
-}
-
-# variant_load NAME: read kernels/variants/NAME into VARIANT_* variables.
-variant_load() {
-	local name=$1 file=$LOCKLAT_VARIANTS_DIR/$1 key value
-	is_variant "$name" ||
-		err_exit "unknown variant '$name'; known: $(known_variants | tr '\n' ' ')" 2
-	VARIANT_DESCRIPTION='' VARIANT_PATCHES='' VARIANT_CONFIGS='' VARIANT_BOOTARGS='' VARIANT_SOURCE=debian
-	while IFS='=' read -r key value; do
-		case $key in
-		'' | '#'*) ;;
-		description) VARIANT_DESCRIPTION=$value ;;
-		source) VARIANT_SOURCE=$value ;;
-		patches) VARIANT_PATCHES=$value ;;
-		configs) VARIANT_CONFIGS=$value ;;
-		bootargs) VARIANT_BOOTARGS=$value ;;
-		matrix) ;;	# run-matrix.sh's (matrix_variants)
-		*) err_exit "$file: unknown key '$key'" 2 ;;
-		esac
-	done <"$file"
-	[ -n "$VARIANT_CONFIGS" ] || err_exit "$file: no configs= line" 2
-}
-
 # The series whose effect locklat measures (kernels/patches/<series>/): a
 # variant with it and one without it, alike otherwise, are a pair that
 # make verify-equivalence compares object by object.
 LOCKLAT_SERIES=${LOCKLAT_SERIES:-local-lock}
-
-
-# equivalence_pairs: "A B" per variant A that applies LOCKLAT_SERIES and
-# its variant B with the same source, configs and patches but that series: the
-# pairs that differ by the series alone.
-equivalence_pairs() {
-	local a b p configs pa=() pb=() without=()
-	for a in $(known_variants); do
-		read -ra pa <<<"$(kv_get "$LOCKLAT_VARIANTS_DIR/$a" patches 2>/dev/null)"
-		configs=$(kv_get "$LOCKLAT_VARIANTS_DIR/$a" configs 2>/dev/null) || continue
-		without=()
-		for p in "${pa[@]}"; do
-			[ "$p" = "$LOCKLAT_SERIES" ] || without+=("$p")
-		done
-		[ "${#without[@]}" -lt "${#pa[@]}" ] || continue
-		for b in $(known_variants); do
-			[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" configs 2>/dev/null)" = "$configs" ] || continue
-			[ "$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" source 2>/dev/null || echo debian)" = \
-				"$(kv_get "$LOCKLAT_VARIANTS_DIR/$a" source 2>/dev/null || echo debian)" ] || continue
-			read -ra pb <<<"$(kv_get "$LOCKLAT_VARIANTS_DIR/$b" patches 2>/dev/null)"
-			[ "${pb[*]}" = "${without[*]}" ] && printf '%s %s\n' "$a" "$b"
-		done
-	done
-	return 0
-}
 
 # require_disk_space DIR MIB: stop before a step that needs MIB free.
 require_disk_space() {
@@ -198,127 +129,6 @@ require_disk_space() {
 }
 
 LOCKLAT_WORKLOADS_DIR=${LOCKLAT_WORKLOADS_DIR:-$LOCKLAT_ROOT/workloads}
-
-# table_names FILE: the first field of each line of a '|'-separated data file
-# of kernels/, read by locklat-table (lib/table.c, the summary's reader too).
-table_names() {
-	local table=$LOCKLAT_ROOT/build/bin/locklat-table
-	[ -x "$table" ] || err_exit "$table not built: run 'make tools'" 70
-	"$table" "$1"
-}
-
-# known_workloads: the workloads, one per line: the folders of workloads/
-# that hold a workload file (workloads/README.md), by name.
-known_workloads() {
-	local f
-	for f in "$LOCKLAT_WORKLOADS_DIR"/*/workload; do
-		[ -f "$f" ] && basename "$(dirname "$f")"
-	done | LC_ALL=C sort
-}
-
-# workload_fragments: the workloads' Kconfig fragments, "workload-<name>" for
-# each workload with a workloads/<name>/config (kselftest-style: the options
-# it needs), one per line. kernels/build.sh merges them into every kernel
-# before the variant's own fragments, which win where they differ: a kernel
-# serves every workload, so its configuration does not depend on which ones
-# a run picks.
-workload_fragments() {
-	local w
-	for w in $(known_workloads); do
-		[ -f "$LOCKLAT_WORKLOADS_DIR/$w/config" ] && printf 'workload-%s\n' "$w"
-	done
-	return 0
-}
-
-# fragment_path NAME: the file of a Kconfig fragment: workload-<w> is
-# workloads/<w>/config, any other name kernels/configs/<name>.config.
-fragment_path() {
-	case $1 in
-	workload-*) printf '%s/%s/config\n' "$LOCKLAT_WORKLOADS_DIR" "${1#workload-}" ;;
-	*) printf '%s/%s.config\n' "$LOCKLAT_CONFIGS_DIR" "$1" ;;
-	esac
-}
-
-# default_workloads: those whose file says default=yes, one per line.
-default_workloads() {
-	local w
-	for w in $(known_workloads); do
-		[ "$(kv_get "$LOCKLAT_WORKLOADS_DIR/$w/workload" default 2>/dev/null)" != yes ] || printf '%s\n' "$w"
-	done
-	return 0
-}
-
-# workload_load NAME: NAME's workload file into WORKLOAD_SETUP,
-# WORKLOAD_TARGETS, WORKLOAD_COMMAND, WORKLOAD_DESCRIPTION, WORKLOAD_CELLS
-# and WORKLOAD_PASSES (workloads/README.md); status 1 if unknown, and an
-# error for a key the format does not have or a value it cannot take.
-workload_load() {
-	local file=$LOCKLAT_WORKLOADS_DIR/$1/workload key value p
-	case $1 in '' | *[!A-Za-z0-9_-]*) return 1 ;; esac
-	[ -f "$file" ] || return 1
-	WORKLOAD_SETUP=none WORKLOAD_TARGETS=- WORKLOAD_COMMAND=- WORKLOAD_DESCRIPTION=
-	WORKLOAD_CELLS=repetitions WORKLOAD_PASSES=-
-	while IFS='=' read -r key value; do
-		case $key in
-		'' | '#'*) ;;
-		description) WORKLOAD_DESCRIPTION=$value ;;
-		setup) WORKLOAD_SETUP=$value ;;
-		targets) WORKLOAD_TARGETS=$value ;;
-		command) WORKLOAD_COMMAND=$value ;;
-		cells) WORKLOAD_CELLS=$value ;;
-		passes) WORKLOAD_PASSES=$value ;;
-		default) ;;	# default_workloads'
-		*) err_exit "$file: unknown key '$key'" 2 ;;
-		esac
-	done <"$file"
-	case $WORKLOAD_CELLS in
-	repetitions) ;;
-	once) [ "$WORKLOAD_PASSES" != - ] || err_exit "$file: cells=once needs its passes (passes=...)" 2 ;;
-	*) err_exit "$file: cells=$WORKLOAD_CELLS: want repetitions or once" 2 ;;
-	esac
-	if [ "$WORKLOAD_PASSES" != - ]; then
-		for p in $WORKLOAD_PASSES; do
-			is_pass "$p" || err_exit "$file: unknown pass '$p' (known: $LOCKLAT_PASSES_KNOWN)" 2
-		done
-	fi
-	return 0
-}
-
-# setup_image SETUP: the path of the read-only image setup SETUP ("kind" or
-# "kind:arg", a workload's setup=) has its disk built from
-# (bench/guest/setup/<kind>/disk: image=CMD, run as CMD [arg]; built once,
-# cached), nothing for a setup without one; status 1 if it cannot be built.
-setup_image() {
-	local kind=${1%%:*} arg='' disk cmd
-	[ "$kind" = "$1" ] || arg=${1#*:}
-	disk=$LOCKLAT_ROOT/bench/guest/setup/$kind/disk
-	[ -f "$disk" ] || return 0
-	cmd=$(kv_get "$disk" image) || return 0
-	"$LOCKLAT_ROOT/$cmd" ${arg:+"$arg"}
-}
-
-# workload_cells NAME REPS: the cell folders a run makes of workload NAME:
-# rep1..repREPS and traced (cells=repetitions), or rep1 (cells=once).
-workload_cells() {
-	local r
-	workload_load "$1" || return 1
-	if [ "$WORKLOAD_CELLS" = once ]; then
-		echo rep1
-		return 0
-	fi
-	for ((r = 1; r <= $2; r++)); do echo "rep$r"; done
-	echo traced
-}
-
-# cell_passes NAME CELL: the passes of workload NAME's cell CELL (a folder of
-# workload_cells): the workload's own passes when it names them; else every
-# pass (LOCKLAT_PASSES) for the traced cell, the latency pass for a repetition.
-cell_passes() {
-	workload_load "$1" || return 1
-	if [ "$WORKLOAD_PASSES" != - ]; then echo "$WORKLOAD_PASSES"
-	elif [ "$2" = traced ]; then echo "$LOCKLAT_PASSES"
-	else echo latency; fi
-}
 
 # trim STRING: without leading and trailing white space.
 trim() {
@@ -344,13 +154,6 @@ default_vcpus() {
 measurement_sha256() {
 	(cd "$LOCKLAT_ROOT" && find bench workloads lib -type f -print0 | sort -z |
 		xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
-}
-
-# guest_max_cpus: the most vCPUs a guest can use, the guest kernel's
-# CONFIG_NR_CPUS (kernels/configs/guest-base.config): a vCPU past it stays
-# offline, and the cell would measure fewer CPUs than it records.
-guest_max_cpus() {
-	sed -n 's/^CONFIG_NR_CPUS=//p' "$LOCKLAT_CONFIGS_DIR/guest-base.config"
 }
 
 # The most repetitions run-matrix.sh accepts per variant and workload: past
@@ -464,12 +267,6 @@ is_pass() {
 # The out-of-tree modules of kernels/modules/ and what the guest runs them with.
 LOCKLAT_MODULES="llcheck llbench"
 LOCKLAT_LLBENCH_ARGS="iterations=100000 rounds=11"
-
-# llcheck_scenarios: llcheck's scenario names in the order the guest loads
-# them (kernels/modules/llcheck/scenarios).
-llcheck_scenarios() {
-	table_names "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios"
-}
 
 # Cell exit codes and status names: bench/host/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.

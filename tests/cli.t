@@ -7,6 +7,10 @@
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/common.sh
 . "$root/lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
+# shellcheck source=workloads/workloads.sh
+. "$LOCKLAT_ROOT/workloads/workloads.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh

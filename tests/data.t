@@ -11,6 +11,8 @@
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/common.sh
 . "$root/lib/common.sh"
+# shellcheck source=workloads/workloads.sh
+. "$LOCKLAT_ROOT/workloads/workloads.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 setups=$root/bench/guest/setup
@@ -76,10 +78,10 @@ tap_is "$(cell_passes modules rep1)" modules "the modules workload runs the pass
 # Bad values: one line, exit 2.
 mkdir -p "$tmp/workloads/bad"
 printf '%s\n' setup=none cells=twice >"$tmp/workloads/bad/workload"
-err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads bash -c '. "$1/lib/common.sh"; workload_load bad' _ "$root" 2>&1)
+err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads bash -c '. "$1/lib/common.sh"; . "$1/workloads/workloads.sh"; workload_load bad' _ "$root" 2>&1)
 tap_is "$?:$(printf '%s\n' "$err" | wc -l)" "2:1" "cells=twice: exit 2, one line ($err)"
 printf '%s\n' setup=none cells=once passes="latency frobnicate" >"$tmp/workloads/bad/workload"
-err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads bash -c '. "$1/lib/common.sh"; workload_load bad' _ "$root" 2>&1)
+err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads bash -c '. "$1/lib/common.sh"; . "$1/workloads/workloads.sh"; workload_load bad' _ "$root" 2>&1)
 tap_like "$?:$err" "^2:.*unknown pass 'frobnicate'" "an unknown pass: exit 2, named"
 printf '%s\n' setup=tmpfs targets=- command=- >"$tmp/workloads/bad/workload"
 err=$(LOCKLAT_WORKLOADS_DIR=$tmp/workloads "$root/bench/host/run-cell.sh" --variant baseline --workload bad \

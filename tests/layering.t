@@ -7,7 +7,10 @@
 # into a renderer, fails here. Read from the symbols the compiler emits, not
 # from the text, so a call hidden behind a macro counts too. The cells' meta
 # is read once, by the load stage, into typed fields: analyse and render call
-# no key=value reader.
+# no key=value reader. On the shell side, lib/common.sh, which every stage
+# sources, reads no registry and runs no built tool: each registry's loader
+# lives beside its data (kernels/variants.sh, workloads/workloads.sh,
+# kernels/modules/modules.sh).
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=$root/bench/report/summary
@@ -37,7 +40,7 @@ allowed() {
 }
 
 files=("$src"/*.c)
-tap_plan $((${#files[@]} + 2))
+tap_plan $((${#files[@]} + 3))
 cflags=(-std=c11 -Wall -Wextra -Werror -I"$root/lib" -I"$root/bench/report/lib")
 # shellcheck disable=SC2207 # pkg-config prints words to split
 cflags+=($(pkg-config --cflags json-c))
@@ -64,4 +67,9 @@ for f in "$src"/analyse.c "$src"/render*.c; do
 		raw="$raw $(basename "$f")"
 done
 tap_is "${raw# }" "" "analyse and render read no meta key (kv_str, kv_lookup): the load stage types them"
+# The function bodies of lib/common.sh (not its comments, not the lines
+# that name the paths) never open a registry or run build/bin.
+reach=$(awk '/^[a-z_]+\(\) \{/ { f = 1 } f && !/^[[:space:]]*#/ { print } /^}/ { f = 0 }' "$root/lib/common.sh" |
+	grep -nE 'LOCKLAT_(VARIANTS|WORKLOADS|CONFIGS|PATCHES)_DIR|build/bin|kernels/modules' || true)
+tap_is "$reach" "" "lib/common.sh's functions read no registry and run no built tool"
 exit $((TAP_FAILED > 0))

@@ -10,6 +10,8 @@
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/common.sh
 . "$root/lib/common.sh"
+# shellcheck source=workloads/workloads.sh
+. "$LOCKLAT_ROOT/workloads/workloads.sh"
 bin=$root/build/bin/locklat-summary
 [ -x "$bin" ] || tap_skip_all "$bin not built (make tools)"
 tmp=$(mktemp -d)

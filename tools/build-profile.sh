@@ -17,6 +17,8 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
 
 usage() { usage_from_header "$0"; }
 

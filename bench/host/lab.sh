@@ -28,6 +28,8 @@
 # user's home, removed at the end too.
 
 # shellcheck shell=bash
+# shellcheck source=workloads/workloads.sh
+. "$LOCKLAT_ROOT/workloads/workloads.sh"
 
 LAB_LOGIN=() LAB_SLOTS=() LAB_KEPT=() LAB_REPORT=() LAB_WORKLOADS=() LAB_ACCEL='' LAB_ERR=''
 LAB_INITRAMFS='' LAB_FAILED=0

@@ -64,6 +64,12 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
+# shellcheck source=workloads/workloads.sh
+. "$LOCKLAT_ROOT/workloads/workloads.sh"
+# shellcheck source=kernels/modules/modules.sh
+. "$LOCKLAT_ROOT/kernels/modules/modules.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
 tasks=$LOCKLAT_TASKS_PER_CPU

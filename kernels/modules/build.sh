@@ -18,6 +18,10 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
+# shellcheck source=kernels/modules/modules.sh
+. "$LOCKLAT_ROOT/kernels/modules/modules.sh"
 
 case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 variants=("$@")

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/lib/guest.sh - the start of a test that boots guests: TAP helpers,
-# $root and lib/common.sh, $variant (LOCKLAT_SMOKE_VARIANT, default
+# $root, lib/common.sh and the workloads' and modules' loaders, $variant (LOCKLAT_SMOKE_VARIANT, default
 # local_lock), and a skip of the whole file when the kernel source or QEMU is
 # missing.
 #
@@ -12,6 +12,10 @@
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=../../lib/common.sh
 . "$root/lib/common.sh"
+# shellcheck source=../../workloads/workloads.sh
+. "$root/workloads/workloads.sh"
+# shellcheck source=../../kernels/modules/modules.sh
+. "$root/kernels/modules/modules.sh"
 # shellcheck disable=SC2034 # read by the test that sources this file
 variant=${LOCKLAT_SMOKE_VARIANT:-local_lock}
 [ -r "$LOCKLAT_KERNEL_TARBALL" ] || tap_skip_all "$LOCKLAT_KERNEL_TARBALL missing (make deps)"

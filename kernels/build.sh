@@ -97,7 +97,7 @@ fi
 
 # kernel_configs FLAVOUR: the fragments of the loaded variant's kernel of
 # that flavour, in merge order (a later one wins): the workloads' (what each
-# needs, lib/common.sh: workload_fragments), the variant's own, and for the
+# needs, workloads/workloads.sh: workload_fragments), the variant's own, and for the
 # traced kernel the tracers'.
 kernel_configs() {
 	local configs

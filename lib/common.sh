@@ -193,6 +193,33 @@ cell_done() {
 		[ "$(kv_get "$1/meta" status)" != INFRA ]
 }
 
+# matrix_compare RUN WANT_LINES: each key of RUN/matrix (what defines the
+# run's cells: its settings, its code, its kernels) that WANT_LINES also
+# has must hold the same value; a resumed run that would mix two matrices
+# is refused with the first difference (status 2).
+matrix_compare() {
+	local dir=$1 key value now
+	while IFS='=' read -r key value; do
+		now=$(printf '%s\n' "$2" | awk -v k="$key" 'index($0, k "=") == 1 { print substr($0, length(k) + 2) }')
+		[ -z "$now" ] || [ "$now" = "$value" ] || {
+			case $key in
+			kernel.*) err_exit "$dir: kernel ${key#kernel.} was rebuilt since this run started (its bzImage differs): choose another --out" 2 ;;
+			code_sha256) err_exit "$dir: the measurement code (bench/, workloads/, lib/) changed since this run started: choose another --out" 2 ;;
+			*) err_exit "$dir was started with $key=$value, not $now: rerun it with the options it was started with, or choose another --out" 2 ;;
+			esac
+		}
+	done <"$dir/matrix"
+}
+
+# jobs_by_kind JOBS: DIR/logs/jobs (bench/host/execute.sh) summed by kind
+# of job, in the order the kinds first ended: "KIND WALL USER SYS" lines,
+# whole seconds.
+jobs_by_kind() {
+	awk -F'\t' '$4 != "-" { k = $1; sub(/:.*/, "", k); w[k] += $3; u[k] += $4; s[k] += $5
+			if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
+		END { for (i = 1; i <= n; i++) printf "%s %.0f %.0f %.0f\n", order[i], w[order[i]], u[order[i]], s[order[i]] }' "$1"
+}
+
 # The raw disk a guest writes its results onto, and what a finished cell
 # takes (~5 MiB with its traces; the rest is margin). Overridable so that a
 # test can ask for more than any disk has.

@@ -42,8 +42,6 @@ awk -v wall="$wall" -v user="$user" -v sys="$sys" -v cpus="$(nproc)" 'BEGIN {
 	floor = (user + sys) / cpus
 	printf "wall %.0f s, user %.0f s, sys %.0f s, %d host CPUs: floor %.0f s, wall %.1f%% above it\n",
 		wall, user, sys, cpus, floor, (wall / floor - 1) * 100 }' | tee "$out/bench"
-# shellcheck disable=SC2016 # an awk program, expanded by awk
-awk -F'\t' '$4 != "-" { k = $1; sub(/:.*/, "", k); w[k] += $3; u[k] += $4; s[k] += $5
-		if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
-	END { for (i = 1; i <= n; i++) printf "  %-12s wall %6.0f s  user %6.0f s  sys %5.0f s\n", order[i], w[order[i]], u[order[i]], s[order[i]] }' \
-	"$out/run/logs/jobs" | tee -a "$out/bench"
+jobs_by_kind "$out/run/logs/jobs" | while read -r kind w u s; do
+	printf '  %-12s wall %6d s  user %6d s  sys %5d s\n' "$kind" "$w" "$u" "$s"
+done | tee -a "$out/bench"

@@ -48,10 +48,16 @@ for k in "${!CELLS[@]}"; do
 	fi
 done
 
+# CELL_ARGS: run-cell.sh's options every cell of the run shares (the
+# plan's settings), for a local cell and a lab's alike.
+CELL_ARGS=(--tasks "${S[tasks]}" --duration "${S[duration]}" --trace-duration "${S[trace_duration]}"
+	--warmup "${S[warmup]}" --accel "${S[accel]}" --cpus "${S[vcpus]}")
+[ "${S[per_cell]}" -ge "${S[vcpus]}" ] || CELL_ARGS+=(--allow-overcommit)
+[ "${S[targets]}" = - ] || CELL_ARGS+=(--targets "${S[targets]}")
+
 # job_launch I N: job I on its N CPUs (J_PIN), in the background.
 job_launch() {
 	local i=$1 n=$2 pin=${J_PIN[$1]} ru log f a b v w c r passes eta=0 k
-	local -a overcommit=() targets=()
 	ru=$jobs_dir/${J_ID[i]//[\/:]/_}.rusage
 	J_START[i]=$SECONDS
 	IFS=$'\t' read -r a b c r passes <<<"${J_ARGS[i]}"
@@ -79,13 +85,10 @@ job_launch() {
 		for k in "${CELLS[@]}"; do
 			[ "${J_STATE[k]}" != wait ] || eta=$((eta + J_SEC[k]))
 		done
-		[ "${S[per_cell]}" -ge "${S[vcpus]}" ] || overcommit=(--allow-overcommit)
-		[ "${S[targets]}" = - ] || targets=(--targets "${S[targets]}")
 		progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
 		"$guard" --rusage "$ru" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
-			--tasks "${S[tasks]}" --duration "${S[duration]}" --trace-duration "${S[trace_duration]}" \
-			--warmup "${S[warmup]}" --passes "$passes" --accel "${S[accel]}" --cpus "${S[vcpus]}" --pin "$pin" \
-			"${overcommit[@]}" "${targets[@]}" --initramfs "$initramfs" --out "$f" >"$log" 2>&1 8>&- & ;;
+			--passes "$passes" "${CELL_ARGS[@]}" --pin "$pin" --initramfs "$initramfs" --out "$f" \
+			>"$log" 2>&1 8>&- & ;;
 	summary)
 		# results/latest: the newest run, for make summary/plots without RUN=.
 		case $(realpath "$out") in
@@ -141,12 +144,8 @@ job_outcome() {
 		# A kernel that a resumed run rebuilt (another patch or fragment)
 		# is refused before any of its cells runs; the first run records it.
 		line=kernel.$(kernel_name "$a" "$b")=$(kv_get "$f/manifest" bzimage_sha256)
-		if grep -q "^${line%%=*}=" "$out/matrix" 2>/dev/null; then
-			grep -qxF -- "$line" "$out/matrix" ||
-				err_exit "$out: kernel $(kernel_name "$a" "$b") was rebuilt since this run started (its bzImage differs): choose another --out" 2
-		else
-			printf '%s\n' "$line" >>"$out/matrix"
-		fi ;;
+		matrix_compare "$out" "$line"
+		grep -qxF -- "$line" "$out/matrix" || printf '%s\n' "$line" >>"$out/matrix" ;;
 	modules)
 		[ "$st" -eq 0 ] && return 0
 		J_WHY[i]="module build failed: $LOCKLAT_BUILD/modules/$a/"
@@ -187,8 +186,8 @@ cell_failed_build() {
 # together; a cell no host could run is INFRA, redone when the run is
 # resumed.
 lab_dispatch() {
-	local i v w c r passes modules=0 per=${S[per_cell]} code
-	local -a overcommit=() targets=() variants_run
+	local i v w c r passes modules=0 code
+	local -a variants_run
 	read -r -a variants_run <<<"${S[variants]}"
 	read -r -a LAB_WORKLOADS <<<"${S[workloads]}"
 	code=$(kv_get "$out/matrix" code_sha256)
@@ -204,12 +203,8 @@ lab_dispatch() {
 	mapfile -t LAB_KEPT <"$out/hosts.kept"
 	progress matrix "the bundle each host is sent"
 	lab_bundle "$out" "$initramfs" "$modules" "$code" "${variants_run[@]}"
-	[ "$per" -ge "${S[vcpus]}" ] || overcommit=(--allow-overcommit)
-	[ "${S[targets]}" = - ] || targets=(--targets "${S[targets]}")
 	progress matrix "$# cells to ${S[jobs]} slot(s) on ${#LAB_KEPT[@]} host(s)"
-	lab_run "$out" "$guard" "$per" "$code" --tasks "${S[tasks]}" --duration "${S[duration]}" \
-		--trace-duration "${S[trace_duration]}" --warmup "${S[warmup]}" --accel "${S[accel]}" --cpus "${S[vcpus]}" \
-		"${overcommit[@]}" "${targets[@]}" --initramfs "$LAB_INITRAMFS"
+	lab_run "$out" "$guard" "${S[per_cell]}" "$code" "${CELL_ARGS[@]}" --initramfs "$LAB_INITRAMFS"
 	[ "$LAB_FAILED" -eq 0 ] || warn "$LAB_FAILED cell(s) ran on no host (GNU parallel tried each up to three times; $out/logs/lab-joblog)"
 	for i in "$@"; do
 		IFS=$'\t' read -r v w c _ <<<"${J_ARGS[i]}"
@@ -223,11 +218,8 @@ lab_dispatch() {
 run_finish() {
 	progress matrix "${#CELLS[@]} cells done in $(( (SECONDS - t_start) / 60 )) min"
 	# shellcheck disable=SC2016 # an awk program, expanded by awk
-	progress matrix "CPU, user/sys s: $(awk -F'\t' '
-		$4 != "-" { k = $1; sub(/:.*/, "", k); u[k] += $4; s[k] += $5; tu += $4; ts += $5
-			    if (!(k in seen)) { seen[k] = 1; order[++n] = k } }
-		END { for (i = 1; i <= n; i++) printf "%s %d/%d, ", order[i], u[order[i]], s[order[i]]
-		      printf "all %d/%d", tu, ts }' "$out/logs/jobs" 2>/dev/null) ($out/logs/jobs)"
+	progress matrix "CPU, user/sys s: $(jobs_by_kind "$out/logs/jobs" | awk '
+		{ printf "%s %d/%d, ", $1, $3, $4; u += $3; s += $4 } END { printf "all %d/%d", u, s }') ($out/logs/jobs)"
 	rm -rf "$jobs_dir"
 	progress matrix "summary: $out/summary.md"
 }

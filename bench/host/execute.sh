@@ -114,12 +114,6 @@ needs_resolve
 out=${S[out]}
 budget=${S[budget]}
 
-# job_field I N: the Nth (1-based) of job I's own fields.
-job_field() {
-	local f
-	IFS=$'\t' read -r -a f <<<"${J_ARGS[$1]}"
-	printf '%s\n' "${f[$(($2 - 1))]:-}"
-}
 is_build() {
 	case ${J_KIND[$1]} in packages | tools | sources | image | kernel | modules | equivalence) return 0 ;; esac
 	return 1

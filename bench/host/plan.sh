@@ -170,22 +170,6 @@ matrix_kernels() {
 	return 0
 }
 
-# matrix_compare OUT WANT_LINES: each key of OUT/matrix that WANT_LINES also
-# has must hold the same value; refused with the first difference.
-matrix_compare() {
-	local dir=$1 key value now
-	while IFS='=' read -r key value; do
-		now=$(printf '%s\n' "$2" | awk -v k="$key" 'index($0, k "=") == 1 { print substr($0, length(k) + 2) }')
-		[ -z "$now" ] || [ "$now" = "$value" ] || {
-			case $key in
-			kernel.*) err_exit "$dir: kernel ${key#kernel.} was rebuilt since this run started (its bzImage differs): choose another --out" 2 ;;
-			code_sha256) err_exit "$dir: the measurement code (bench/, workloads/, lib/) changed since this run started: choose another --out" 2 ;;
-			*) err_exit "$dir was started with $key=$value, not $now: rerun it with the options it was started with, or choose another --out" 2 ;;
-			esac
-		}
-	done <"$dir/matrix"
-}
-
 # plan_history: what earlier cells took, the median wall_seconds of complete
 # cells under results/ with this accelerator, duration and warm-up, by
 # "variant/workload/kind" (the kind: its passes joined by "+"), into

@@ -42,15 +42,16 @@ out=$("$ex" --simulate --schedule "$tmp/serial")
 tap_is "$(at "$out" cell:a/w/rep1) / $(at "$out" kernel:b)" "210 240 0 / 110 210 0,1" \
 	"no overlap: the cells wait until no build is left"
 
-# The run's tail: the last 2 x budget cells start longest first, so that it
-# does not end on one long cell beside an idle CPU.
-{ printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	yes" "set	accel	tcg-icount" \
-	"set	vcpus	1" "set	per_cell	1" "set	jobs	2"
-  for c in 1 2 3 4; do printf 'job\tcell:a/w/rep%s\t-\t1\t10\ta\tw\trep%s\t%s\tlatency\n' "$c" "$c" "$c"; done
-  printf 'job\tcell:a/w/traced\t-\t1\t100\ta\tw\ttraced\t1\tlatency\n'; } >"$tmp/tail"
-out=$("$ex" --simulate --schedule "$tmp/tail")
-tap_is "$(at "$out" cell:a/w/traced)" "10 110 0" "the long cell, last in the plan, starts among the last four, first"
-tap_is "$(awk -F'\t' '{ if ($2 > end) end = $2 } END { print end }' <<<"$out")" 110 "and the run ends with it"
+# The run's tail: the plan orders its last 2 x jobs cells longest first
+# (bench/host/plan.sh), so that it does not end on one long cell beside an
+# idle CPU; the order file keeps that order.
+order=$(bash -c '. "$1/lib/common.sh"; . "$1/workloads/workloads.sh"; . "$1/bench/host/plan.sh"
+	variants=(baseline) workloads=(squashfs) reps=4 jobs=3 out=$2/none seed=7 duration=10 trace_duration=3 warmup=1 accel=tcg-icount
+	plan_order; printf "%s\n" "${cells[@]}"' _ "$root" "$tmp")
+# With 3 cells at once the tail (6) takes all five cells.
+tap_is "$(head -n 1 <<<"$order" | cut -d' ' -f3) $(wc -l <<<"$order")" "traced 5" \
+	"the traced cell, the longest, comes first in a run that is all tail"
+tap_is "$(sed -n '2,$p' <<<"$order" | grep -c rep)" 4 "and the repetitions follow it"
 
 # bad_plan NAME REGEX: the plan in $tmp/bad is refused with one line, exit 2.
 bad_plan() {

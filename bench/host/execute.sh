@@ -218,31 +218,12 @@ job_ended() {
 	[ "$2" -eq 0 ] || J_STATE[i]=fail
 }
 
-# cells_in_order: the cell jobs in the order the scheduler offers them
-# CPUs: the plan's (its shuffled order), but the last 2 x budget cells to
-# start longest first, so that the run does not end on one long cell while
-# the other CPUs idle (the drift the shuffle spreads is not worth a tail).
-cells_in_order() {
-	local i n=0
-	for i in "${!J_ID[@]}"; do
-		[ "${J_KIND[i]}" = cell ] && [ "${J_STATE[i]}" = wait ] && n=$((n + 1))
-	done
-	if [ "$n" -gt $((2 * budget)) ]; then
-		for i in "${!J_ID[@]}"; do [ "${J_KIND[i]}" != cell ] || echo "$i"; done
-	else
-		for i in "${!J_ID[@]}"; do
-			[ "${J_KIND[i]}" != cell ] || printf '%s %s\n' "${J_SEC[i]}" "$i"
-		done | sort -k1,1nr -k2,2n | cut -d' ' -f2
-	fi
-}
-
 # schedule: start every job that can start now; true if one did.
 schedule() {
-	local i started=1 left=0 lab=() order
+	local i started=1 left=0 lab=()
 	builds_left && left=1
-	mapfile -t order < <(cells_in_order)
-	for i in "${order[@]}"; do
-		[ "${J_STATE[i]}" = wait ] || continue
+	for i in "${!J_ID[@]}"; do
+		{ [ "${J_KIND[i]}" = cell ] && [ "${J_STATE[i]}" = wait ]; } || continue
 		needs_state "$i"
 		case $NS in
 		fail:*) cell_unbuilt "$i" "${NS#fail:}"; started=0; continue ;;

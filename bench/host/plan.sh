@@ -257,7 +257,24 @@ plan_order() {
 		mapfile -t cells < <(printf '%s\n' "${cells[@]}" |
 			awk -v seed="$seed" 'BEGIN { srand(seed) } { printf "%.12f\t%s\n", rand(), $0 }' |
 			sort -k1,1 | cut -f2-)
+		plan_tail_longest_first
 	fi
+}
+
+# plan_tail_longest_first: the last 2 x jobs cells of the order, longest
+# first (cell_seconds; ties keep the shuffle), so that the run does not end
+# on one long cell while the other CPUs idle; the drift the shuffle spreads
+# is not worth that tail. The order file records the result: it stays the
+# order the cells run in.
+plan_tail_longest_first() {
+	local n=${#cells[@]} k=$((2 * jobs)) c v w cell
+	local -a tail
+	[ "$k" -lt "$n" ] || k=$n
+	mapfile -t tail < <(for c in "${cells[@]:n-k}"; do
+		read -r v w cell <<<"$c"
+		printf '%s\t%s\n' "$(cell_seconds "$v" "$w" "$cell")" "$c"
+	done | sort -s -t$'\t' -k1,1nr | cut -f2-)
+	cells=("${cells[@]:0:n-k}" "${tail[@]}")
 }
 
 # plan_job ID NEEDS CPUS SECONDS ARG...: one job line.

@@ -58,8 +58,8 @@ $(BIN)/locklat-%: bench/report/%/*.[ch] $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(CO
 # The summary's cell loader (its files, its checks, the one parser of the
 # guest's step log) and the verdict rules run-cell.sh asks locklat-verdict
 # for: one judge of a cell, in the summary's own sources.
-SUMMARY_CELL_SRC := $(addprefix bench/report/summary/,cell.c blame.c timerlat.c verdict.c)
-SUMMARY_CELL_HDR := $(addprefix bench/report/summary/,cell.h verdict.h)
+SUMMARY_CELL_SRC := $(filter-out bench/report/summary/summary.c,$(wildcard bench/report/summary/*.c))
+SUMMARY_CELL_HDR := $(wildcard bench/report/summary/*.h)
 $(BIN)/locklat-verdict: bench/report/verdict/verdict.c $(SUMMARY_CELL_SRC) $(SUMMARY_CELL_HDR) $(REPORT_LIB_SRC) $(REPORT_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) $(REPORT_CFLAGS) -Ibench/report/summary -o $@ $(filter %.c,$^) $(JSONC) $(TRACECMD)

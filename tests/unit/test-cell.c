@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cell.h"
+#include "pass.h"
 #include "tap.h"
 
 #define FX "tests/fixtures/cells/"

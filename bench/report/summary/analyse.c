@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse.h"
 #include "judge.h"
 #include "locklat.h"
+#include "pass.h"
 #include "run.h"
 
 /*
@@ -161,7 +163,7 @@ static void group_add_cell(struct group *g, const struct cell *c)
  * timeout, while the preemptoff tracer was switched on under PREEMPT_RT).
  * Said next to the number rather than hidden.
  */
-static bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t)
+bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t)
 {
 	if (!c || !c->duration_s)
 		return false;
@@ -176,15 +178,9 @@ static bool trace_longer_than_pass(const struct cell *c, const struct trace_wors
  * every 200 µs), so the latency pass never met it, and the tracer's pass is
  * not evidence for the column's latency. Flagged, never shown as a culprit.
  */
-static bool trace_beyond_latency(const struct group *g, const struct trace_worst *t)
+bool trace_beyond_latency(const struct group *g, const struct trace_worst *t)
 {
 	return g->trace_ref_us > 0 && (double)t->max_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
-}
-
-/* The same test for the timerlat pass's traced wake-up. */
-static bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w)
-{
-	return g->trace_ref_us > 0 && w->hit && w->latency_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
 }
 
 /*
@@ -228,7 +224,7 @@ static void group_max_by_length(const struct run *run, struct group *g)
 
 static void group_build(const struct run *run, struct group *g, const char *variant, const char *workload)
 {
-	size_t i;
+	size_t i, p;
 
 	memset(g, 0, sizeof(*g));
 	g->variant = variant;
@@ -241,12 +237,9 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
 			continue;
 		g->ncells += !c->traced_kernel;
-		if (c->nhits && (!g->verify_cell || c->rep < g->verify_cell->rep))
-			g->verify_cell = c;
-		if (c->wakeup.present && (!g->wakeup_cell || c->rep < g->wakeup_cell->rep))
-			g->wakeup_cell = c;
-		if (c->has_lock_events && (!g->lock_cell || c->rep < g->lock_cell->rep))
-			g->lock_cell = c;
+		for (p = 0; summary_passes[p]; p++)
+			if (summary_passes[p]->group_add)
+				summary_passes[p]->group_add(g, c);
 		if (c->integrity.present) {
 			g->integrity_checked += c->integrity.checked;
 			g->integrity_errors += c->integrity.errors;
@@ -257,14 +250,6 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 			g->nok++;
 		for (k = 0; k < c->nfindings; k++)
 			g->findings += c->findings[k].count;
-		if (c->preemptoff.present && c->preemptoff.max_us >= g->preemptoff_us) {
-			g->preemptoff_us = c->preemptoff.max_us;
-			g->preemptoff_cell = c;
-		}
-		if (c->irqsoff.present && c->irqsoff.max_us >= g->irqsoff_us) {
-			g->irqsoff_us = c->irqsoff.max_us;
-			g->irqsoff_cell = c;
-		}
 		if (c->traced_kernel && (!g->traced_cell || c->rep < g->traced_cell->rep))
 			g->traced_cell = c;
 		g->died += c->judged.died_in_latency;
@@ -288,17 +273,9 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 	} else if (g->n) {
 		g->trace_ref_us = g->latency_max_us;
 	}
-	if (g->preemptoff_cell) {
-		g->preemptoff_flagged = trace_beyond_latency(g, &g->preemptoff_cell->preemptoff);
-		g->preemptoff_too_long = trace_longer_than_pass(g->preemptoff_cell, &g->preemptoff_cell->preemptoff);
-	}
-	if (g->irqsoff_cell) {
-		g->irqsoff_flagged = trace_beyond_latency(g, &g->irqsoff_cell->irqsoff);
-		g->irqsoff_too_long = trace_longer_than_pass(g->irqsoff_cell, &g->irqsoff_cell->irqsoff);
-	}
-	g->wakeup_flagged = g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup);
-	g->wakeup_inflated = g->wakeup_cell && g->wakeup_cell->wakeup.hit && g->n && g->latency_max_us > 0 &&
-			     g->wakeup_cell->wakeup.latency_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
+	for (p = 0; summary_passes[p]; p++)
+		if (summary_passes[p]->group_finish)
+			summary_passes[p]->group_finish(g);
 	group_max_by_length(run, g);
 }
 
@@ -357,24 +334,6 @@ static void comparison_judge(struct comparison *cmp, const struct group *a, cons
 	cmp->contradicts = def && j.ci.valid && j.ci.coverage > 0 && contradicts(def->expect, j.ci.lo, j.ci.hi);
 }
 
-/* A workload only the modules pass ran on has no latency table. */
-static bool workload_is_modules_only(const struct run *run, const char *workload)
-{
-	size_t i;
-	bool modules = false;
-
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *c = &run->cells[i];
-
-		if (strcmp(c->workload, workload))
-			continue;
-		if (c->has_latency)
-			return false;
-		modules |= c->has_modules;
-	}
-	return modules;
-}
-
 /* Whether any cell of WORKLOAD was to run a latency pass (not the modules pass alone). */
 static bool workload_latency_planned(const struct run *run, const char *workload)
 {
@@ -385,18 +344,6 @@ static bool workload_latency_planned(const struct run *run, const char *workload
 		    (!run->cells[i].passes || strstr(run->cells[i].passes, "latency")))
 			return true;
 	return false;
-}
-
-/* The first cell of variant that ran the modules pass (complete, with results). */
-static const struct cell *modules_cell(const struct run *run, const char *variant)
-{
-	size_t i;
-
-	for (i = 0; i < run->ncells; i++)
-		if (run->cells[i].has_modules && !strcmp(run->cells[i].variant, variant) &&
-		    (run->cells[i].nllcheck || run->cells[i].nllbench))
-			return &run->cells[i];
-	return NULL;
 }
 
 /* Some cell ran on a traced kernel (a run with the plain/traced split). */
@@ -501,18 +448,16 @@ void run_analyse(struct run *run)
 			group_build(run, &run->groups[run->ngroups++], run->variants[v], run->workloads[w]);
 	run->modules_only = calloc_or_die(run->nworkloads, sizeof(*run->modules_only));
 	run->latency_planned = calloc_or_die(run->nworkloads, sizeof(*run->latency_planned));
-	for (w = 0; w < run->nworkloads; w++) {
-		run->modules_only[w] = workload_is_modules_only(run, run->workloads[w]);
+	for (w = 0; w < run->nworkloads; w++)
 		run->latency_planned[w] = workload_latency_planned(run, run->workloads[w]);
-	}
 	run->modules_cells = calloc_or_die(run->nvariants, sizeof(*run->modules_cells));
-	for (v = 0; v < run->nvariants; v++)
-		run->modules_cells[v] = modules_cell(run, run->variants[v]);
 	run->has_traced = run_has_traced(run);
 	for (i = 0; i < run->ncells; i++) {
 		run->has_tasks |= run->cells[i].tasks_per_cpu > 0;
-		run->has_lock_events |= run->cells[i].has_lock_events;
 		run->has_integrity |= run->cells[i].integrity.present;
 	}
+	for (i = 0; summary_passes[i]; i++)
+		if (summary_passes[i]->run_finish)
+			summary_passes[i]->run_finish(run);
 	comparisons_make(run);
 }

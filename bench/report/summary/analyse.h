@@ -14,4 +14,13 @@
  */
 void run_analyse(struct run *run);
 
+/*
+ * For the passes' analysis (pass.h): a traced section longer than the
+ * cell's pass was to last (the guest stalled inside it), and one over
+ * TRACE_LATENCY_FACTOR times what the group's traces are held against
+ * (group.trace_ref_us): flagged, never shown as a culprit.
+ */
+bool trace_longer_than_pass(const struct cell *c, const struct trace_worst *t);
+bool trace_beyond_latency(const struct group *g, const struct trace_worst *t);
+
 #endif /* LOCKLAT_ANALYSE_H */

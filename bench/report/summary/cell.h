@@ -14,6 +14,8 @@
 #define CELL_MAX_THREADS 64
 #define CELL_MAX_ITEMS 32
 #define CELL_MAX_SECONDS 86400
+/* Passes the summary knows (pass.h: summary_passes) and runs of them a cell may hold. */
+#define CELL_MAX_PASSES 16
 /* A second of a time series with no data. */
 #define LL_NO_VALUE UINT64_MAX
 
@@ -86,7 +88,7 @@ struct trace_worst {
 
 /*
  * The worst wake-up, traced (a timerlat pass, guest/timerlat[.N]/, read by
- * timerlat.c from its timerlat.dat): tracing stopped at the first wake-up
+ * pass-timerlat.c from its timerlat.dat): tracing stopped at the first wake-up
  * later than threshold_us; the sample that stopped it, the section that
  * delayed it (preemptirq events) and the stack at the timer interrupt.
  */
@@ -429,6 +431,8 @@ struct cell {
 	char reason_buf[256];		/* owns reason when the summary changes it */
 
 	struct cell_verdict judged;	/* set by the analysis (analyse.c), zero from cell_load */
+	/* A pass's own data (pass.h), by its index in summary_passes; its free op releases it. */
+	void *priv[CELL_MAX_PASSES];
 };
 
 int call_sites_load(struct call_sites *cs, const char *path);
@@ -450,43 +454,6 @@ static inline const char *cell_flavour(const struct cell *c)
 }
 void cell_free(struct cell *c);
 
-/* Parsers, exposed for the golden-fixture tests. */
-int cyclictest_json_load(struct cell *c, const char *path);
-int cyclictest_text_load(struct cell *c, const char *path);
-/*
- * The samples of path (cyclictest -v with interval_us) into c->series, after
- * cyclictest_json_load; with c->duration_us set, also the pass split at
- * window_us of pass time: steady and start-up maxima, the corrected steady
- * histogram, wake-ups due and recorded, censored waits (has_steady).
- * Returns 0, 1 if there is no such file, -1 if a line is malformed or
- * disagrees with the JSON: an unknown thread, cycles out of order, a sample
- * above its thread's maximum, more samples than cycles.
- */
-int cyclictest_samples_load(struct cell *c, const char *path, uint64_t interval_us, uint64_t window_us);
-/*
- * The load of the latency pass from the cell's guest directory: 0, or 1 when
- * there is nothing to judge it by (verdict LOAD_NONE or LOAD_UNKNOWN).
- */
-int load_state_load(struct load_state *l, const char *guest_dir, bool has_workload);
-/* dir: a cell's guest/<tracer>[.N]. 1 if the pass did not run. */
-int trace_load(struct trace_worst *t, const char *dir, const struct call_sites *cs);
-/* dir: a cell's guest/timerlat[.N]; the trace read, not yet blamed. 1 if the pass did not run. */
-int wakeup_dat_load(struct wakeup_trace *w, const char *dir);
-/* As wakeup_dat_load, then blamed by cs's rules. */
-int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs);
-/*
- * guest/lock-events of the cell's guest directory and the stack histograms
- * of guest/lock-events.d, attributed to cs's sites, into c (has_lock_events,
- * lock_events, lock_sites). Returns 0, 1 if there is no lock-events file.
- */
-int lock_events_load(struct cell *c, const char *guest_dir, const struct call_sites *cs);
-/*
- * One stack histogram (ftrace's hist output, keyed by common_stacktrace)
- * into s, each stack attributed to a site of cs (boosts counted when
- * boosts is set). Returns 0, 1 if there is no such file, -1 if it has no
- * entry or Totals in hist format.
- */
-int lock_stacks_load(struct lock_stacks *s, const char *path, const struct call_sites *cs, bool boosts);
 /* The event named name of c, or NULL. */
 const struct lock_event *cell_lock_event(const struct cell *c, const char *name);
 /*
@@ -498,9 +465,9 @@ bool integrity_line_parse(const char *line, uint64_t *checked, uint64_t *errors,
 void integrity_load(struct integrity *in, const char *guest_dir);
 /* The first word of dir/name (qemu-exit, workload-PASS.alive) into out; "" if absent. */
 void file_word(char *out, size_t size, const char *dir, const char *name);
-/* A cell's findings file (findings.sh: "kind<TAB>count<TAB>first line") into out; how many. */
 /* Whether name is a word of the space-separated list (a cell's series_applied). */
 bool series_listed(const char *list, const char *name);
+/* A cell's findings file (findings.sh: "kind<TAB>count<TAB>first line") into out; how many. */
 unsigned int findings_read(struct finding *out, unsigned int max, const char *path);
 /* A cell's guest/path-hits into out, each judged reached or not (PATH_MIN_HITS); how many. */
 unsigned int path_hits_read(struct path_hit *out, unsigned int max, const char *path);
@@ -511,10 +478,19 @@ static inline bool cell_corrupted(const struct cell *c)
 }
 
 /*
- * The modules pass of the cell in dir: llcheck's scenarios in the order of
- * cell.conf's llcheck_scenarios, llbench's lines. Returns 0, 1 if the pass did
- * not run.
+ * For the passes' loaders (pass.h): s without its leading and trailing
+ * white space (in place); the cell made INVALID for why; "NAME" for run 1
+ * of a pass, "NAME.N" after it (bench/guest/init's repeated passes);
+ * whether the workload of the pass RUN had died when the pass ended (it
+ * wrote guest/workload-RUN.alive "no": a traced figure of that pass is not
+ * the workload's; unknown counts as alive); the passes whose workload output
+ * a cell may have, in the order they ran (guest/steps' order, then the
+ * registry's for any it does not name), each at most 15 chars: how many.
  */
-int modules_load(struct cell *c, const char *dir);
+char *cell_trim(char *s);
+void cell_invalidate(struct cell *c, const char *why);
+void pass_run_name(char *dst, size_t size, const char *name, unsigned int run);
+bool pass_load_dead(const char *dir, const char *run);
+unsigned int cell_pass_order(const char *guest_dir, char names[][16]);
 
 #endif /* LOCKLAT_CELL_H */

@@ -12,6 +12,7 @@
 
 #include "locklat.h"
 #include "output.h"
+#include "pass.h"
 #include "render.h"
 #include "run.h"
 
@@ -25,7 +26,7 @@ static json_object *json_values(const double *v, size_t n)
 	return a;
 }
 
-static json_object *json_blame(const struct blame *b)
+json_object *json_blame(const struct blame *b)
 {
 	static const char *const kinds[] = { [BLAME_NONE] = "none", [BLAME_SITE] = "call_site",
 					     [BLAME_INTERRUPT] = "interrupt" };
@@ -40,7 +41,7 @@ static json_object *json_blame(const struct blame *b)
 	return o;
 }
 
-static json_object *json_runs(const double *runs, unsigned int n)
+json_object *json_runs(const double *runs, unsigned int n)
 {
 	json_object *a = json_object_new_array();
 	unsigned int i;
@@ -48,248 +49,6 @@ static json_object *json_runs(const double *runs, unsigned int n)
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, json_object_new_double(runs[i]));
 	return a;
-}
-
-static json_object *json_wakeup(const struct wakeup_trace *w)
-{
-	json_object *o, *stack;
-	unsigned int i;
-
-	if (!w->present)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "run", json_object_new_string(w->run));
-	json_object_object_add(o, "threshold_us", json_object_new_int64((int64_t)w->threshold_us));
-	json_object_object_add(o, "threshold_percent", json_object_new_int64((int64_t)w->threshold_percent));
-	json_object_object_add(o, "latency_pass_max_us", json_object_new_int64((int64_t)w->latency_pass_max_us));
-	json_object_object_add(o, "idle_max_us", json_object_new_int64((int64_t)w->idle_max_us));
-	json_object_object_add(o, "timerlat_max_us", w->has_max ? json_object_new_double(w->max_us) : NULL);
-	json_object_object_add(o, "runs_max_us", json_runs(w->runs_us, w->nruns));
-	json_object_object_add(o, "stopped", json_object_new_boolean(w->stopped));
-	json_object_object_add(o, "hit", json_object_new_boolean(w->hit));
-	json_object_object_add(o, "trace_lost", json_object_new_boolean(w->trace_lost));
-	json_object_object_add(o, "load_alive", json_object_new_boolean(!w->load_dead));
-	if (!w->hit)
-		return o;
-	json_object_object_add(o, "kind", json_object_new_string(w->irq ? "irq" : "thread"));
-	json_object_object_add(o, "latency_us", json_object_new_double(w->latency_us));
-	json_object_object_add(o, "irq_latency_us", json_object_new_double(w->irq_latency_us));
-	json_object_object_add(o, "interrupted_task", json_object_new_string(w->blocking_thread));
-	json_object_object_add(o, "section_opened_in", json_object_new_string(w->opened));
-	json_object_object_add(o, "section_closed_in", json_object_new_string(w->closed));
-	json_object_object_add(o, "blame", json_blame(&w->blame));
-	stack = json_object_new_array();
-	for (i = 0; i < w->nstack; i++)
-		json_object_array_add(stack, json_object_new_string(w->stack[i]));
-	json_object_object_add(o, "stack_at_irq", stack);
-	return o;
-}
-
-static json_object *json_trace(const struct trace_worst *t)
-{
-	json_object *o;
-	double runs[TRACE_MAX_RUNS];
-	unsigned int i;
-
-	if (!t->present)
-		return NULL;
-	for (i = 0; i < t->nruns; i++)
-		runs[i] = (double)t->runs_us[i];
-	o = json_object_new_object();
-	json_object_object_add(o, "run", json_object_new_string(t->run));
-	json_object_object_add(o, "max_us", json_object_new_int64((int64_t)t->max_us));
-	json_object_object_add(o, "runs_max_us", json_runs(runs, t->nruns));
-	json_object_object_add(o, "load_alive", json_object_new_boolean(!t->load_dead));
-	json_object_object_add(o, "started_at", json_object_new_string(t->started));
-	json_object_object_add(o, "ended_at", json_object_new_string(t->ended));
-	json_object_object_add(o, "blame", json_blame(&t->blame));
-	return o;
-}
-
-/* Per thread, the maximum of each second (null: no window in it). */
-static json_object *json_series(const struct cell *c)
-{
-	json_object *threads;
-	unsigned int t, s;
-
-	if (!c->has_series)
-		return NULL;
-	threads = json_object_new_array();
-	for (t = 0; t < c->series_threads; t++) {
-		json_object *a = json_object_new_array();
-
-		for (s = 0; s < c->series_seconds; s++) {
-			uint64_t v = c->series[t * c->series_seconds + s];
-
-			json_object_array_add(a, v == LL_NO_VALUE ? NULL : json_object_new_int64((int64_t)v));
-		}
-		json_object_array_add(threads, a);
-	}
-	return threads;
-}
-
-static json_object *json_modules(const struct cell *c)
-{
-	json_object *o, *a;
-	unsigned int k;
-
-	if (!c->has_modules)
-		return NULL;
-	o = json_object_new_object();
-	a = json_object_new_array();
-	for (k = 0; k < c->nllcheck; k++) {
-		const struct llcheck_result *r = &c->llcheck[k];
-		json_object *s = json_object_new_object();
-
-		json_object_object_add(s, "scenario", json_object_new_string(r->scenario));
-		json_object_object_add(s, "loaded", json_object_new_boolean(r->loaded));
-		json_object_object_add(s, "detected", json_object_new_boolean(r->detected));
-		json_object_object_add(s, "kind", r->detected ? json_object_new_string(r->kind) : NULL);
-		json_object_object_add(s, "line", r->detected ? json_object_new_string(r->line) : NULL);
-		json_object_object_add(s, "irqs_off_in_irqsave_sections", json_object_new_string(r->irqs_off));
-		json_object_object_add(s, "debug_locks", r->debug_locks < 0 ? NULL : json_object_new_int(r->debug_locks));
-		json_object_array_add(a, s);
-	}
-	json_object_object_add(o, "llcheck", a);
-	a = json_object_new_array();
-	for (k = 0; k < c->nllbench; k++) {
-		const struct llbench_result *b = &c->llbench[k];
-		json_object *s = json_object_new_object();
-
-		json_object_object_add(s, "op", json_object_new_string(b->op));
-		json_object_object_add(s, "iterations", json_object_new_int((int)b->iterations));
-		json_object_object_add(s, "rounds", json_object_new_int((int)b->rounds));
-		json_object_object_add(s, "min_ns", json_object_new_double(b->min_ns));
-		json_object_object_add(s, "median_ns", json_object_new_double(b->median_ns));
-		json_object_object_add(s, "max_ns", json_object_new_double(b->max_ns));
-		json_object_array_add(a, s);
-	}
-	json_object_object_add(o, "llbench", a);
-	return o;
-}
-
-/* Wake-ups due and recorded: the missed ones are what coordinated omission hides. */
-static json_object *json_wakeups(const struct cell *c)
-{
-	json_object *o;
-
-	if (!c->has_steady)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "due", json_object_new_int64((int64_t)c->wakeups_due));
-	json_object_object_add(o, "recorded", json_object_new_int64((int64_t)c->cycles));
-	json_object_object_add(o, "due_after_window", json_object_new_int64((int64_t)c->wakeups_due_steady));
-	json_object_object_add(o, "recorded_after_window", json_object_new_int64((int64_t)c->wakeups_steady));
-	json_object_object_add(o, "added_by_correction", json_object_new_int64((int64_t)c->steady_added));
-	json_object_object_add(o, "starved_threads", json_object_new_int((int)c->starved_threads));
-	json_object_object_add(o, "longest_uncovered_wait_us", json_object_new_int64((int64_t)c->censored_us));
-	return o;
-}
-
-/* The per-second maxima after the window (null: a second no wake-up reached). */
-static json_object *json_blocks(const struct cell *c)
-{
-	json_object *a;
-	unsigned int i;
-
-	if (!c->has_steady)
-		return NULL;
-	a = json_object_new_array();
-	for (i = 0; i < c->nblocks; i++)
-		json_object_array_add(a, c->blocks[i] == LL_NO_VALUE ? NULL :
-				      json_object_new_int64((int64_t)c->blocks[i]));
-	return a;
-}
-
-static json_object *json_load(const struct load_state *l)
-{
-	static const char *const verdicts[] = {
-		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
-	};
-	json_object *o = json_object_new_object(), *a;
-	unsigned int s;
-
-	json_object_object_add(o, "verdict", json_object_new_string(verdicts[l->verdict]));
-	json_object_object_add(o, "alive", l->verdict == LOAD_ALIVE ? json_object_new_boolean(1) :
-				   l->verdict == LOAD_DEAD ? json_object_new_boolean(0) : NULL);
-	json_object_object_add(o, "died_at_s", l->verdict == LOAD_DEAD ? json_object_new_double(l->died_at_s) : NULL);
-	json_object_object_add(o, "reason", l->verdict == LOAD_DEAD ? json_object_new_string(l->reason) : NULL);
-	a = json_object_new_array();
-	for (s = 0; s < l->nseconds; s++)
-		json_object_array_add(a, json_object_new_int64((int64_t)l->ops[s]));
-	json_object_object_add(o, "ops_per_second", a);
-	return o;
-}
-
-
-
-/* One histogram's stacks per call site ({site: {workload, idle[, boosts, idle_boosts]}}), sites with any hit. */
-static json_object *json_lock_sites(const struct cell *c, const struct lock_event *e, bool boosts)
-{
-	json_object *o = json_object_new_object();
-	unsigned int s;
-
-	for (s = 0; s < c->nlock_sites; s++) {
-		json_object *site;
-
-		if (!e->workload.site_hits[s] && !e->idle.site_hits[s])
-			continue;
-		site = json_object_new_object();
-		json_object_object_add(site, "workload", json_object_new_int64((int64_t)e->workload.site_hits[s]));
-		json_object_object_add(site, "idle", e->idle.present ?
-				       json_object_new_int64((int64_t)e->idle.site_hits[s]) : NULL);
-		if (boosts) {
-			json_object_object_add(site, "boosts", json_object_new_int64((int64_t)e->workload.site_boosts[s]));
-			json_object_object_add(site, "idle_boosts", e->idle.present ?
-					       json_object_new_int64((int64_t)e->idle.site_boosts[s]) : NULL);
-		}
-		json_object_object_add(o, c->lock_sites[s], site);
-	}
-	return o;
-}
-
-/*
- * The verify pass's lock events (cell.h: struct lock_event), keyed by event:
- * the counts of guest/lock-events and what the stacks behind them say.
- */
-static json_object *json_lock_events(const struct cell *c)
-{
-	json_object *o;
-	unsigned int k;
-
-	if (!c->has_lock_events)
-		return NULL;
-	o = json_object_new_object();
-	for (k = 0; k < c->nlock_events; k++) {
-		const struct lock_event *e = &c->lock_events[k];
-		bool boosts = !strcmp(e->name, LOCK_EVENT_PI_SETPRIO), stacks = !e->unavailable && e->workload.present;
-		json_object *ev = json_object_new_object();
-
-		json_object_object_add(ev, "available", json_object_new_boolean(!e->unavailable));
-		json_object_object_add(ev, "workload", e->unavailable ? NULL : json_object_new_int64((int64_t)e->workload_hits));
-		json_object_object_add(ev, "idle", e->has_idle ? json_object_new_int64((int64_t)e->idle_hits) : NULL);
-		json_object_object_add(ev, "at_site", stacks && c->lock_site >= 0 ?
-				       json_object_new_int64((int64_t)e->workload.site_hits[c->lock_site]) : NULL);
-		json_object_object_add(ev, "idle_at_site", stacks && e->idle.present && c->lock_site >= 0 ?
-				       json_object_new_int64((int64_t)e->idle.site_hits[c->lock_site]) : NULL);
-		if (boosts) {
-			json_object_object_add(ev, "boosts", stacks ? json_object_new_int64((int64_t)e->workload.boosts) : NULL);
-			json_object_object_add(ev, "deboosts", stacks ?
-					       json_object_new_int64((int64_t)(e->workload.hits - e->workload.boosts)) : NULL);
-			json_object_object_add(ev, "idle_boosts", stacks && e->idle.present ?
-					       json_object_new_int64((int64_t)e->idle.boosts) : NULL);
-			json_object_object_add(ev, "boosts_at_site", stacks && c->lock_site >= 0 ?
-					       json_object_new_int64((int64_t)e->workload.site_boosts[c->lock_site]) : NULL);
-			json_object_object_add(ev, "idle_boosts_at_site", stacks && e->idle.present && c->lock_site >= 0 ?
-					       json_object_new_int64((int64_t)e->idle.site_boosts[c->lock_site]) : NULL);
-		}
-		json_object_object_add(ev, "stack_hits", stacks ? json_object_new_int64((int64_t)e->workload.hits) : NULL);
-		json_object_object_add(ev, "stacks_dropped", stacks ? json_object_new_int64((int64_t)e->workload.dropped) : NULL);
-		json_object_object_add(ev, "unattributed", stacks ? json_object_new_int64((int64_t)e->workload.unattributed) : NULL);
-		json_object_object_add(ev, "per_site", stacks ? json_lock_sites(c, e, boosts) : NULL);
-		json_object_object_add(o, e->name, ev);
-	}
-	return o;
 }
 
 static json_object *json_integrity(const struct integrity *in)
@@ -328,6 +87,7 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 {
 	json_object *o = json_object_new_object(), *a;
 	unsigned int k;
+	size_t p;
 
 	json_object_object_add(o, "dir", json_object_new_string(cell_rel_dir(run, c)));
 	json_object_object_add(o, "variant", json_object_new_string(c->variant));
@@ -341,32 +101,9 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 	json_object_object_add(o, "host", c->host ? json_object_new_string(c->host) : NULL);
 	json_object_object_add(o, "host_cpu", c->host_cpu ? json_object_new_string(c->host_cpu) : NULL);
 	json_object_object_add(o, "kernel_release", json_object_new_string(c->kernel_release));
-	if (c->has_latency) {
-		json_object_object_add(o, "max_us", json_object_new_int64((int64_t)(c->has_steady ? c->steady_max_us : c->max_us)));
-		json_object_object_add(o, "max_is_lower_bound", json_object_new_boolean(c->has_steady && c->steady_censored));
-		json_object_object_add(o, "startup_max_us", c->has_steady ? json_object_new_int64((int64_t)c->startup_max_us) : NULL);
-		json_object_object_add(o, "startup_window_s", json_object_new_double(c->has_steady ? (double)c->window_us / 1e6 : 0));
-		json_object_object_add(o, "cyclictest_max_us", json_object_new_int64((int64_t)c->max_us));
-		json_object_object_add(o, "sample_stream_max_us", c->has_steady ? json_object_new_int64((int64_t)c->stream_max_us) : NULL);
-		json_object_object_add(o, "max_in_unprinted_tail", json_object_new_boolean(c->max_in_tail));
-		json_object_object_add(o, "percentiles", json_object_new_string(c->has_steady ? "steady, corrected for coordinated omission" : "whole pass, uncorrected"));
-		json_object_object_add(o, "p50_us", json_object_new_int64((int64_t)c->judged.p50_us));
-		json_object_object_add(o, "p99_us", json_object_new_int64((int64_t)c->judged.p99_us));
-		json_object_object_add(o, "p999_us", json_object_new_int64((int64_t)c->judged.p999_us));
-		json_object_object_add(o, "avg_us", json_object_new_double(c->avg_us));
-		json_object_object_add(o, "samples", json_object_new_int64((int64_t)hist_total(&c->hist)));
-		json_object_object_add(o, "overflow", json_object_new_int64((int64_t)c->hist.overflow));
-		json_object_object_add(o, "wakeups", json_wakeups(c));
-		json_object_object_add(o, "block_median_us", c->has_steady && c->nblocks ?
-				       json_object_new_int64((int64_t)c->block_median_us) : NULL);
-		json_object_object_add(o, "block_max_us", json_blocks(c));
-	}
-	json_object_object_add(o, "load", json_load(&c->load));
-	json_object_object_add(o, "per_second_max_us", json_series(c));
-	json_object_object_add(o, "modules", json_modules(c));
-	json_object_object_add(o, "preemptoff", json_trace(&c->preemptoff));
-	json_object_object_add(o, "irqsoff", json_trace(&c->irqsoff));
-	json_object_object_add(o, "worst_wakeup", json_wakeup(&c->wakeup));
+	for (p = 0; summary_passes[p]; p++)
+		if (summary_passes[p]->json_cell)
+			summary_passes[p]->json_cell(o, run, c);
 	a = json_object_new_array();
 	for (k = 0; k < c->nfindings; k++) {
 		json_object *fd = json_object_new_object();
@@ -377,25 +114,7 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 		json_object_array_add(a, fd);
 	}
 	json_object_object_add(o, "findings", a);
-	a = json_object_new_object();
-	for (k = 0; k < c->nhits; k++) {
-		const struct path_hit *h = &c->hits[k];
-		json_object *hit = json_object_new_object();
-
-		json_object_object_add(hit, "probed", json_object_new_boolean(!h->unavailable));
-		json_object_object_add(hit, "workload_hits", h->unavailable ? NULL : json_object_new_int64((int64_t)h->hits));
-		json_object_object_add(hit, "idle_hits", h->has_idle ? json_object_new_int64((int64_t)h->idle_hits) : NULL);
-		json_object_object_add(hit, "reached", json_object_new_boolean(h->reached));
-		json_object_object_add(a, h->function, hit);
-	}
-	json_object_object_add(o, "path_hits", a);
-	json_object_object_add(o, "workload_stats", json_object_new_string(c->workload_stats));
-	json_object_object_add(o, "tasks_per_cpu", c->tasks_per_cpu ? json_object_new_int((int)c->tasks_per_cpu) : NULL);
-	json_object_object_add(o, "fifo_prio", c->fifo_prio >= 0 ? json_object_new_int(c->fifo_prio) : NULL);
 	json_object_object_add(o, "preempt_rt", c->rt_known ? json_object_new_boolean(c->preempt_rt) : NULL);
-	json_object_object_add(o, "lock_site", c->has_lock_events && c->lock_site >= 0 ?
-			       json_object_new_string(c->lock_sites[c->lock_site]) : NULL);
-	json_object_object_add(o, "lock_events", json_lock_events(c));
 	json_object_object_add(o, "integrity", json_integrity(&c->integrity));
 	return o;
 }

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "locklat.h"
+#include "pass.h"
 #include "render.h"
+#include "render-md.h"
 #include "run.h"
 
 static size_t count_status(const struct run *run, const char *status)
@@ -34,7 +36,7 @@ static size_t max_rep(const struct run *run)
 }
 
 /* "median [min–max]" of a group's per-repetition values, or "–". */
-static const char *spread(char *buf, size_t size, const double *v, size_t n)
+const char *spread(char *buf, size_t size, const double *v, size_t n)
 {
 	if (!n)
 		snprintf(buf, size, "–");
@@ -143,8 +145,6 @@ static void md_chance(FILE *f, const struct run *run)
 }
 
 /* The comparison of A vs B on workload, or NULL. */
-/* The kinds of traced evidence, each under its own heading. */
-enum trace_kind { TK_WAKEUP, TK_PREEMPTOFF, TK_IRQSOFF, TK_N };
 static const char *const trace_kind_name[TK_N] = { "traced worst wake-up", "preemptoff worst",
 						   "irqsoff worst" };
 static const char *const trace_kind_heading[TK_N] = { "traced wake-ups (timerlat)", "preemptoff sections",
@@ -801,7 +801,7 @@ static void md_header(FILE *f, const struct run *run)
  * The rest of a table's header after its first column: a column per variant
  * and, if last is not NULL, one more; then the separator line.
  */
-static void md_variant_columns(FILE *f, const struct run *run, const char *last)
+void md_variant_columns(FILE *f, const struct run *run, const char *last)
 {
 	size_t v;
 
@@ -823,34 +823,11 @@ static const char *trace_ref_words(const struct group *g)
 }
 
 /*
- * The traced kernel's latency pass against the plain kernel's repetitions:
- * the tracers' hooks (TRACE_PREEMPT_TOGGLE) lengthen each section under
- * icount, which is why the repetitions run without them. One pass: a
- * ratio, not a test.
- */
-static void md_traced_max(FILE *f, const struct group *g)
-{
-	char buf[32];
-
-	if (isnan(g->traced_max_us)) {
-		fprintf(f, " – |");
-		return;
-	}
-	fprintf(f, " %s%.0f", g->traced_max_censored ? "≥ " : "", g->traced_max_us);
-	if (g->traced_cell->load.verdict == LOAD_DEAD)
-		fprintf(f, " (**its load died**: %s)", g->traced_cell->load.reason);
-	else if (g->n)
-		fprintf(f, " (%s× the median above)",
-			ratio_str(buf, sizeof(buf), g->traced_max_us / median(g->max, g->n)));
-	fprintf(f, " |");
-}
-
-/*
  * The worst wake-up, traced (the timerlat pass of the traced cell, or in older runs the first repetition that
  * has one): its latency, IRQ or thread, and the section that blocked it, or
  * that none crossed the pass's threshold in its seconds.
  */
-static void md_trace_ev(FILE *f, const struct group *g, enum trace_kind k)
+void md_trace_ev(FILE *f, const struct group *g, enum trace_kind k)
 {
 	struct trace_ev e;
 	char spread[96], num[32];
@@ -862,230 +839,10 @@ static void md_trace_ev(FILE *f, const struct group *g, enum trace_kind k)
 			e.text);
 }
 
-
-/*
- * How many of the workload's target functions the verification pass reached
- * (its own processes, well above the idle control: PATH_MIN_HITS,
- * PATH_IDLE_FACTOR), in the first repetition that has one, naming those it
- * did not reach and those the kernel could not probe: the call sites a
- * column's latency figures actually stand for.
- */
-static void md_targets_reached(FILE *f, const struct group *g)
-{
-	const struct cell *c = g->verify_cell;
-	unsigned int k, reached = 0, probed = 0, missed = 0, unavailable = 0;
-	bool controlled = false;
-
-	if (!c) {
-		fprintf(f, " – |");
-		return;
-	}
-	for (k = 0; k < c->nhits; k++) {
-		reached += c->hits[k].reached;
-		probed += !c->hits[k].unavailable;
-		controlled |= c->hits[k].has_idle;
-	}
-	fprintf(f, " %u of %u", reached, probed);
-	for (k = 0; k < c->nhits; k++)
-		if (!c->hits[k].reached && !c->hits[k].unavailable)
-			fprintf(f, "%s%s", missed++ ? ", " : " (not: ", c->hits[k].function);
-	fprintf(f, "%s", missed ? ")" : "");
-	for (k = 0; k < c->nhits; k++)
-		if (c->hits[k].unavailable)
-			fprintf(f, "%s%s", unavailable++ ? ", " : "; not probeable: ", c->hits[k].function);
-	fprintf(f, "%s |", controlled ? "" : " (any task, no idle control)");
-}
-
-/* The load of a group's cells: how many ran through the pass, how the others ended. */
-static void md_load(FILE *f, const struct run *run, const struct group *g)
-{
-	size_t i, alive = 0, dead = 0, unknown = 0, none = 0;
-	double first_death = -1;
-
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *c = &run->cells[i];
-
-		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) || !c->has_latency ||
-		    c->traced_kernel)
-			continue;
-		switch (c->load.verdict) {
-		case LOAD_ALIVE: alive++; break;
-		case LOAD_UNKNOWN: unknown++; break;
-		case LOAD_NONE: none++; break;
-		case LOAD_DEAD:
-			dead++;
-			if (first_death < 0 || c->load.died_at_s < first_death)
-				first_death = c->load.died_at_s;
-			break;
-		}
-	}
-	if (!alive && !dead && !unknown) {
-		fprintf(f, " %s |", none ? "no load" : "–");
-		return;
-	}
-	if (!alive && !dead) {
-		fprintf(f, " not recorded (%zu cells from before progress lines) |", unknown);
-		return;
-	}
-	fprintf(f, " alive in %zu of %zu", alive, alive + dead + unknown);
-	if (dead)
-		fprintf(f, "; **died or stalled in %zu** (first at %.1f s)", dead, first_death);
-	if (unknown)
-		fprintf(f, "; %zu without progress data", unknown);
-	fprintf(f, " |");
-}
-
-/*
- * One table cell per function: a group's value in a workload's row,
- * written as " value |".
- */
-static void md_cell_max(FILE *f, const struct run *run, const struct group *g)
-{
-	char buf[128];
-
-	(void)run;
-	fprintf(f, " **%s%s**", g->max_censored ? "≥ " : "", spread(buf, sizeof(buf), g->max, g->n));
-	if (g->died + g->load_dead)
-		fprintf(f, " + %zu failed under load", g->died + g->load_dead);
-	fprintf(f, " |");
-}
-
-static void md_cell_blocks(FILE *f, const struct run *run, const struct group *g)
-{
-	char buf[128];
-
-	(void)run;
-	if (g->n && g->min_blocks)
-		fprintf(f, " %s (%u+ s each) |", spread(buf, sizeof(buf), g->block_median, g->n), g->min_blocks);
-	else
-		fprintf(f, " – |");
-}
-
-static void md_cell_startup_max(FILE *f, const struct run *run, const struct group *g)
-{
-	char buf[128];
-
-	(void)run;
-	fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
-}
-
-/* "≥": the value is the histogram's range, the percentile lies beyond. */
-static void md_cell_p99(FILE *f, const struct run *run, const struct group *g)
-{
-	char buf[128];
-
-	(void)run;
-	fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n));
-}
-
-static void md_cell_p999(FILE *f, const struct run *run, const struct group *g)
-{
-	char buf[128];
-
-	(void)run;
-	fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n));
-}
-
-static void md_cell_p50(FILE *f, const struct run *run, const struct group *g)
-{
-	char buf[128];
-
-	(void)run;
-	fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n));
-}
-
-static void md_cell_wakeups(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	if (g->steady && g->wakeups_due)
-		fprintf(f, " %llu / %llu (%.0f%%); +%llu skipped, counted by the correction |",
-			g->samples, g->wakeups_due, 100.0 * (double)g->samples / (double)g->wakeups_due,
-			g->wakeups_added);
-	else if (g->n)
-		fprintf(f, " %llu recorded (whole pass; uncorrected percentiles) |", g->samples);
-	else
-		fprintf(f, " – |");
-}
-
-static void md_cell_reps(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	fprintf(f, " %zu / %zu", g->n, g->ncells);
-	if (g->died)
-		fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
-	if (g->load_dead)
-		fprintf(f, " (%zu with a dead load)", g->load_dead);
-	fprintf(f, " |");
-}
-
-/* The worst section a tracer recorded, with its culprit or why it has none. */
-static void md_cell_preemptoff(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_trace_ev(f, g, TK_PREEMPTOFF);
-}
-
-static void md_cell_irqsoff(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_trace_ev(f, g, TK_IRQSOFF);
-}
-
-static void md_cell_traced_max(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_traced_max(f, g);
-}
-
-static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_trace_ev(f, g, TK_WAKEUP);
-}
-
 static void md_cell_splats(FILE *f, const struct run *run, const struct group *g)
 {
 	(void)run;
 	fprintf(f, " %u |", g->findings);
-}
-
-static void md_cell_targets(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_targets_reached(f, g);
-}
-
-/* The tasks per vCPU of a cell, "T (P)": P the FIFO priority of each vCPU's first task; "" if unknown. */
-static const char *tasks_words(char *buf, size_t size, const struct cell *c)
-{
-	if (!c->tasks_per_cpu)
-		snprintf(buf, size, "%s", "");
-	else if (c->fifo_prio < 0)
-		snprintf(buf, size, "%u", c->tasks_per_cpu);
-	else if (!c->fifo_prio)
-		snprintf(buf, size, "%u (no FIFO)", c->tasks_per_cpu);
-	else
-		snprintf(buf, size, "%u (%d)", c->tasks_per_cpu, c->fifo_prio);
-	return buf;
-}
-
-/* The workload's tasks per vCPU over a group's cells: each distinct value once. */
-static void md_cell_tasks(FILE *f, const struct run *run, const struct group *g)
-{
-	char seen[256] = "", one[32];
-	size_t i, len = 0;
-
-	for (i = 0; i < run->ncells; i++) {
-		const struct cell *c = &run->cells[i];
-
-		if (strcmp(c->variant, g->variant) || strcmp(c->workload, g->workload) ||
-		    !tasks_words(one, sizeof(one), c)[0] || list_has(seen, one))
-			continue;
-		len += (size_t)snprintf(seen + len, sizeof(seen) - len, "%s%s", len ? ", " : "", one);
-		if (len >= sizeof(seen))
-			break;
-	}
-	fprintf(f, " %s |", seen[0] ? seen : "–");
 }
 
 /*
@@ -1095,7 +852,7 @@ static void md_cell_tasks(FILE *f, const struct run *run, const struct group *g)
  * there is nothing to count (no cell, no such event, unavailable, no site,
  * no stacks); *why then says which.
  */
-static bool lock_at_site(const struct group *g, const char *event, bool boosts, unsigned long long *n,
+bool lock_at_site(const struct group *g, const char *event, bool boosts, unsigned long long *n,
 			 unsigned long long *idle, bool *has_idle, const char **why)
 {
 	const struct cell *c = g->lock_cell;
@@ -1128,7 +885,7 @@ static bool lock_at_site(const struct group *g, const char *event, bool boosts, 
  * tasks sharing a vCPU never met in the section), or some on a kernel
  * without it (where a local_lock is preempt_disable()).
  */
-static bool lock_site_odd(const struct group *g)
+bool lock_site_odd(const struct group *g)
 {
 	unsigned long long n, idle;
 	bool has_idle;
@@ -1137,34 +894,6 @@ static bool lock_site_odd(const struct group *g)
 	if (!lock_at_site(g, LOCK_EVENT_CONTENTION, false, &n, &idle, &has_idle, &why) || !g->lock_cell->rt_known)
 		return false;
 	return g->lock_cell->preempt_rt ? n == 0 : n > 0;
-}
-
-static void md_lock_cell(FILE *f, const struct group *g, const char *event, bool boosts)
-{
-	unsigned long long n = 0, idle = 0;
-	bool has_idle = false;
-	const char *why;
-
-	if (!lock_at_site(g, event, boosts, &n, &idle, &has_idle, &why)) {
-		fprintf(f, " %s |", why);
-		return;
-	}
-	fprintf(f, " %llu", n);
-	if (has_idle)
-		fprintf(f, " (idle %llu)", idle);
-	fprintf(f, "%s |", !boosts && lock_site_odd(g) ? " †" : "");
-}
-
-static void md_cell_contention(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_lock_cell(f, g, LOCK_EVENT_CONTENTION, false);
-}
-
-static void md_cell_boosts(FILE *f, const struct run *run, const struct group *g)
-{
-	(void)run;
-	md_lock_cell(f, g, LOCK_EVENT_PI_SETPRIO, true);
 }
 
 /* Items the workload checked over the group's cells, and those it found wrong (examples in the note). */
@@ -1179,39 +908,9 @@ static void md_cell_integrity(FILE *f, const struct run *run, const struct group
 		fprintf(f, " %llu checked, 0 wrong |", g->integrity_checked);
 }
 
-/* When a row is shown: always, or only for runs with that data. */
-enum md_row_when {
-	ROW_ALWAYS,
-	ROW_TRACED,	/* runs from before the plain/traced split have no traced kernel */
-	ROW_TASKS,	/* workloads that say their tasks per CPU */
-	ROW_LOCK,	/* verify passes that counted lock events */
-	ROW_INTEGRITY,	/* workloads that check their data */
-};
-
-/* The rows of a workload's table, in order: a label and how to fill a cell. */
-static const struct md_row {
-	const char *label;
-	void (*cell)(FILE *f, const struct run *run, const struct group *g);
-	enum md_row_when when;
-} md_rows[] = {
-	{ "max latency (after the start-up window)", md_cell_max, ROW_ALWAYS },
-	{ "typical worst second (median of per-second maxima)", md_cell_blocks, ROW_ALWAYS },
-	{ "start-up max (inside the window)", md_cell_startup_max, ROW_ALWAYS },
-	{ "p99", md_cell_p99, ROW_ALWAYS },
-	{ "p99.9", md_cell_p999, ROW_ALWAYS },
-	{ "median", md_cell_p50, ROW_ALWAYS },
-	{ "wake-ups recorded / due", md_cell_wakeups, ROW_ALWAYS },
-	{ "repetitions measured / cells", md_cell_reps, ROW_ALWAYS },
-	{ "load through the latency pass", md_load, ROW_ALWAYS },
-	{ "tasks per vCPU (FIFO prio)", md_cell_tasks, ROW_TASKS },
-	{ "max latency on the traced kernel (one pass: the tracers' cost)", md_cell_traced_max, ROW_TRACED },
-	{ "worst wake-up traced (timerlat): culprit", md_cell_wakeup, ROW_ALWAYS },
-	{ "preemptoff worst: culprit", md_cell_preemptoff, ROW_ALWAYS },
-	{ "irqsoff worst: culprit", md_cell_irqsoff, ROW_ALWAYS },
+/* The rows of a workload's table that are the cell's, not a pass's: after the passes' rows. */
+static const struct md_row md_cell_rows[] = {
 	{ "kernel splats (count)", md_cell_splats, ROW_ALWAYS },
-	{ "targets reached (verify pass)", md_cell_targets, ROW_ALWAYS },
-	{ "RT lock slow path at the site (verify)", md_cell_contention, ROW_LOCK },
-	{ "PI boosts at the site (verify)", md_cell_boosts, ROW_LOCK },
 	{ "data integrity", md_cell_integrity, ROW_INTEGRITY },
 };
 
@@ -1435,21 +1134,31 @@ static void md_interval(FILE *f, const struct ratio_ci *ci)
 		fprintf(f, " – |");
 }
 
+/* A row of workload w's table: its label and each variant's group. */
+static void md_row(FILE *f, const struct run *run, size_t w, const struct md_row *row)
+{
+	size_t v;
+
+	if (!md_row_shown(run, row))
+		return;
+	fprintf(f, "| %s |", row->label);
+	for (v = 0; v < run->nvariants; v++)
+		row->cell(f, run, run_group(run, v, w));
+	fputc('\n', f);
+}
+
 static void md_workload(FILE *f, const struct run *run, size_t w)
 {
 	const char *workload = run->workloads[w];
-	size_t i, r, v;
+	size_t i, p, r;
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
-	for (r = 0; r < ARRAY_SIZE(md_rows); r++) {
-		if (!md_row_shown(run, &md_rows[r]))
-			continue;
-		fprintf(f, "| %s |", md_rows[r].label);
-		for (v = 0; v < run->nvariants; v++)
-			md_rows[r].cell(f, run, run_group(run, v, w));
-		fputc('\n', f);
-	}
+	for (p = 0; summary_passes[p]; p++)
+		for (r = 0; r < summary_passes[p]->nmd_rows; r++)
+			md_row(f, run, w, &summary_passes[p]->md_rows[r]);
+	for (r = 0; r < ARRAY_SIZE(md_cell_rows); r++)
+		md_row(f, run, w, &md_cell_rows[r]);
 	md_workload_notes(f, run, w);
 
 	fprintf(f, "\n| comparison | worst second: ratio [95%% interval] | pass max: ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
@@ -1558,85 +1267,6 @@ static void md_problems(FILE *f, const struct run *run)
 		fputc('\n', f);
 }
 
-static void md_modules(FILE *f, const struct run *run)
-{
-	const struct cell *first = NULL, *const *cells = run->modules_cells;
-	char buf[64];
-	size_t v;
-	unsigned int k;
-
-	/* The first variant's modules cell gives the rows. */
-	for (v = 0; v < run->nvariants && !first; v++)
-		first = cells[v];
-	if (!first)
-		return;
-	fprintf(f, "## Kernel modules: what lockdep sees, what a local lock costs\n\n"
-		"`llcheck` loads once per scenario; *detected* means the kernel itself reported it "
-		"(a splat in that load's kernel log, kind and first line quoted). "
-		"See `kernels/modules/llcheck/llcheck.c`.\n\n| llcheck scenario |");
-	md_variant_columns(f, run, "expected");
-	for (k = 0; k < first->nllcheck; k++) {
-		fprintf(f, "| %s |", first->llcheck[k].scenario);
-		for (v = 0; v < run->nvariants; v++) {
-			const struct cell *c = cells[v];
-			const struct llcheck_result *r = c && k < c->nllcheck ? &c->llcheck[k] : NULL;
-
-			if (!r)
-				fprintf(f, " – |");
-			else if (r->detected)
-				fprintf(f, " **detected**: %s (`%s`) |", r->kind, r->line);
-			else if (!r->loaded)
-				fprintf(f, " load failed |");
-			else
-				fprintf(f, " silent |");
-		}
-		fprintf(f, " %s |\n", scenario_expectation(run, first->llcheck[k].scenario));
-	}
-	/* Scenario c's sections are local_lock_irqsave(): irqs stay on only on PREEMPT_RT. */
-	fprintf(f, "| interrupts off inside local_lock_irqsave() |");
-	for (v = 0; v < run->nvariants; v++) {
-		const struct cell *c = cells[v];
-		const char *irqs = "–";
-
-		for (k = 0; c && k < c->nllcheck; k++)
-			if (!strcmp(c->llcheck[k].scenario, "c"))
-				irqs = c->llcheck[k].irqs_off;
-		fprintf(f, " %s |", irqs);
-	}
-	fprintf(f, " yes, except on PREEMPT_RT (a per-CPU spinlock_t there) |\n\n");
-
-	fprintf(f, "`llbench`: ns per lock/unlock pair, median [min–max] over %u rounds of %u pairs "
-		"(under tcg-icount: instruction time). %s\n\n| operation |",
-		first->nllbench ? first->llbench[0].rounds : 0,
-		first->nllbench ? first->llbench[0].iterations : 0,
-		/* Cells before the plain/traced split (no kernel_flavour) ran on kernels with the tracers. */
-		first->flavour_recorded ?
-		"The modules ran on the plain kernels, without the preemptoff and irqsoff tracers: "
-		"`preempt_disable()` / `preempt_enable()` are inline, as on a production kernel "
-		"(with the tracers' hooks, `CONFIG_TRACE_PREEMPT_TOGGLE`, the pair cost ~104 against ~6 ns)." :
-		"These kernels carry the preemptoff and irqsoff tracers (`CONFIG_TRACE_PREEMPT_TOGGLE=y`), "
-		"which turn each `preempt_disable()` / `preempt_enable()` into out-of-line calls with tracing "
-		"hooks: these figures include that cost, against an empty section of a few ns.");
-	md_variant_columns(f, run, NULL);
-	for (k = 0; k < first->nllbench; k++) {
-		fprintf(f, "| %s |", first->llbench[k].op);
-		for (v = 0; v < run->nvariants; v++) {
-			const struct cell *c = cells[v];
-			const struct llbench_result *b = NULL;
-			unsigned int j;
-
-			for (j = 0; c && j < c->nllbench; j++)
-				if (!strcmp(c->llbench[j].op, first->llbench[k].op))
-					b = &c->llbench[j];
-			if (b)
-				snprintf(buf, sizeof(buf), "%.2f [%.2f–%.2f]", b->median_ns, b->min_ns, b->max_ns);
-			fprintf(f, " %s |", b ? buf : "–");
-		}
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
 /*
  * Workloads that drive one call site (the same verify targets) with other
  * parameters, side by side: squashfs and squashfs-128k differ by the block
@@ -1694,14 +1324,16 @@ static void md_same_site(FILE *f, const struct run *run)
 void render_markdown(const struct run *run)
 {
 	FILE *f = render_open(run, "summary.md");
-	size_t w;
+	size_t p, w;
 
 	md_header(f, run);
 	for (w = 0; w < run->nworkloads; w++)
 		if (!run->modules_only[w])
 			md_workload(f, run, w);
 	md_same_site(f, run);
-	md_modules(f, run);
+	for (p = 0; summary_passes[p]; p++)
+		if (summary_passes[p]->md_section)
+			summary_passes[p]->md_section(f, run);
 	md_problems(f, run);
 	render_close(f, run, "summary.md");
 }

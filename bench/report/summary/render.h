@@ -33,4 +33,9 @@ void setting_values(const struct run *run, enum cell_setting setting, char *out,
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-<cell>. */
 void series_name(char *buf, size_t size, const struct cell *c);
 
+/* For the passes' members of summary.json (pass.h): a blame's words, and a pass's runs' values. */
+#include <json.h>
+json_object *json_blame(const struct blame *b);
+json_object *json_runs(const double *runs, unsigned int n);
+
 #endif /* LOCKLAT_RENDER_H */

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * timerlat.c - the traced worst wake-up of a timerlat pass, read from its
- * trace-cmd file (NAME/timerlat.dat, bench/guest/init's pass_timerlat) with
+ * pass-timerlat.c - the timerlat pass (bench/passes/timerlat/): the traced
+ * worst wake-up of each run, read from its
+ * trace-cmd file (NAME/timerlat.dat, bench/passes/timerlat/run) with
  * libtracecmd and libtraceevent: the sample that stopped tracing, the
  * interrupt's and the thread's latency, the preempt-off or irqs-off section
  * that delayed it (from the preemptirq events), the task the timer
  * interrupted and the stack timerlat saved there.
  */
 #define _GNU_SOURCE
-#include "cell.h"
+#include "analyse.h"
+#include "pass.h"
+#include "render-md.h"
+#include "render.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,17 +208,17 @@ static void events_find(struct timerlat_scan *s, struct tracecmd_input *h)
 /* A number file of dir (decimal), into v; false if absent. */
 static bool dir_u64(const char *dir, const char *name, uint64_t *v)
 {
-	char path[4096];
+	char path[8192];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return read_u64_file(path, v) == 0;
 }
 
-int wakeup_dat_load(struct wakeup_trace *w, const char *dir)
+static int wakeup_dat_load(struct wakeup_trace *w, const char *dir)
 {
 	struct timerlat_scan s = { 0 };
 	struct tracecmd_input *h;
-	char path[4096], line[64];
+	char path[8192], line[64];
 	uint64_t v;
 	FILE *f;
 
@@ -266,3 +270,149 @@ int wakeup_dat_load(struct wakeup_trace *w, const char *dir)
 	w->trace_lost = !w->hit && (w->stopped || (w->has_max && w->max_us >= (double)w->threshold_us));
 	return 0;
 }
+static int wakeup_load(struct wakeup_trace *w, const char *dir, const struct call_sites *cs)
+{
+	const char *frames[WAKEUP_MAX_FRAMES];
+	unsigned int i;
+	int ret = wakeup_dat_load(w, dir);
+
+	if (ret || !w->hit)
+		return ret;
+	for (i = 0; i < w->nstack; i++)
+		frames[i] = w->stack[i];
+	/*
+	 * The stack is the timer interrupt's: context for a thread latency
+	 * (the code it found preemption off in), nothing about the irqs-off
+	 * section that held the interrupt itself back.
+	 */
+	blame_section(&w->blame, cs, w->opened, w->closed, frames, w->irq ? 0 : w->nstack);
+	return 0;
+}
+
+/*
+ * The timerlat runs into c->wakeup: of those whose load lived (else of
+ * all), the hit with the largest latency, else the run with the largest max.
+ */
+static void timerlat_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us)
+{
+	double runs[TRACE_MAX_RUNS] = { 0 };
+	char worst[16] = "";
+	unsigned int n = 0;
+	struct wakeup_trace *w = &c->wakeup;
+	unsigned int run;
+
+	(void)window_us;
+	memset(w, 0, sizeof(*w));
+	for (run = 1; run <= TRACE_MAX_RUNS; run++) {
+		struct wakeup_trace r;
+		char path[4096], rn[16];
+		bool better;
+
+		pass_run_name(rn, sizeof(rn), "timerlat", run);
+		snprintf(path, sizeof(path), "%s/guest/%s", dir, rn);
+		if (wakeup_load(&r, path, cs))
+			continue;
+		r.load_dead = pass_load_dead(dir, rn);
+		better = !w->present || (w->load_dead && !r.load_dead) ||
+			 (w->load_dead == r.load_dead &&
+			  ((r.hit && (!w->hit || r.latency_us > w->latency_us)) ||
+			   (!r.hit && !w->hit && (r.trace_lost || (!w->trace_lost && r.max_us > w->max_us)))));
+		if (better) {
+			*w = r;
+			snprintf(worst, sizeof(worst), "%s", rn);
+		}
+		runs[n++] = r.has_max ? r.max_us : r.latency_us;
+	}
+	memcpy(w->runs_us, runs, sizeof(runs));
+	w->nruns = n;
+	snprintf(w->run, sizeof(w->run), "%s", worst);
+}
+
+/* The analysis */
+
+/* trace_beyond_latency's test for the traced wake-up. */
+static bool wakeup_beyond_latency(const struct group *g, const struct wakeup_trace *w)
+{
+	return g->trace_ref_us > 0 && w->hit && w->latency_us > TRACE_LATENCY_FACTOR * g->trace_ref_us;
+}
+
+
+/* The group's traced wake-up: its first repetition whose timerlat pass reported. */
+static void timerlat_group_add(struct group *g, const struct cell *c)
+{
+	if (c->wakeup.present && (!g->wakeup_cell || c->rep < g->wakeup_cell->rep))
+		g->wakeup_cell = c;
+}
+
+static void timerlat_group_finish(struct group *g)
+{
+	g->wakeup_flagged = g->wakeup_cell && wakeup_beyond_latency(g, &g->wakeup_cell->wakeup);
+	g->wakeup_inflated = g->wakeup_cell && g->wakeup_cell->wakeup.hit && g->n && g->latency_max_us > 0 &&
+			     g->wakeup_cell->wakeup.latency_us > TRACE_LATENCY_FACTOR * g->latency_max_us;
+}
+
+/* summary.md */
+
+static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g)
+{
+	(void)run;
+	md_trace_ev(f, g, TK_WAKEUP);
+}
+
+static const struct md_row timerlat_md_rows[] = {
+	{ "worst wake-up traced (timerlat): culprit", md_cell_wakeup, ROW_ALWAYS },
+};
+
+/* summary.json */
+
+static json_object *json_wakeup(const struct wakeup_trace *w)
+{
+	json_object *o, *stack;
+	unsigned int i;
+
+	if (!w->present)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "run", json_object_new_string(w->run));
+	json_object_object_add(o, "threshold_us", json_object_new_int64((int64_t)w->threshold_us));
+	json_object_object_add(o, "threshold_percent", json_object_new_int64((int64_t)w->threshold_percent));
+	json_object_object_add(o, "latency_pass_max_us", json_object_new_int64((int64_t)w->latency_pass_max_us));
+	json_object_object_add(o, "idle_max_us", json_object_new_int64((int64_t)w->idle_max_us));
+	json_object_object_add(o, "timerlat_max_us", w->has_max ? json_object_new_double(w->max_us) : NULL);
+	json_object_object_add(o, "runs_max_us", json_runs(w->runs_us, w->nruns));
+	json_object_object_add(o, "stopped", json_object_new_boolean(w->stopped));
+	json_object_object_add(o, "hit", json_object_new_boolean(w->hit));
+	json_object_object_add(o, "trace_lost", json_object_new_boolean(w->trace_lost));
+	json_object_object_add(o, "load_alive", json_object_new_boolean(!w->load_dead));
+	if (!w->hit)
+		return o;
+	json_object_object_add(o, "kind", json_object_new_string(w->irq ? "irq" : "thread"));
+	json_object_object_add(o, "latency_us", json_object_new_double(w->latency_us));
+	json_object_object_add(o, "irq_latency_us", json_object_new_double(w->irq_latency_us));
+	json_object_object_add(o, "interrupted_task", json_object_new_string(w->blocking_thread));
+	json_object_object_add(o, "section_opened_in", json_object_new_string(w->opened));
+	json_object_object_add(o, "section_closed_in", json_object_new_string(w->closed));
+	json_object_object_add(o, "blame", json_blame(&w->blame));
+	stack = json_object_new_array();
+	for (i = 0; i < w->nstack; i++)
+		json_object_array_add(stack, json_object_new_string(w->stack[i]));
+	json_object_object_add(o, "stack_at_irq", stack);
+	return o;
+}
+
+
+static void timerlat_json_cell(json_object *o, const struct run *run, const struct cell *c)
+{
+	(void)run;
+	json_object_object_add(o, "worst_wakeup", json_wakeup(&c->wakeup));
+}
+
+const struct pass_ops pass_timerlat = {
+	.name = "timerlat",
+	.load = timerlat_load,
+	.group_add = timerlat_group_add,
+	.group_finish = timerlat_group_finish,
+	.md_rows = timerlat_md_rows,
+	.nmd_rows = ARRAY_SIZE(timerlat_md_rows),
+	.json_cell = timerlat_json_cell,
+};

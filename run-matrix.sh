@@ -54,8 +54,9 @@
 #   -h, --help        this text
 #
 # Each variant and workload gets rep1..repN on the variant's plain kernel and
-# one cell "traced" running every pass (LOCKLAT_PASSES) on its traced kernel;
-# a workload whose file says cells=once gets rep1 alone (workloads/README.md).
+# one cell "traced" running every pass of a traced cell (bench/passes/) on its
+# traced kernel; a workload whose file says cells=once, and a pass with a
+# cell of its own (bench/passes/modules), get rep1 alone.
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
 
 set -euo pipefail

@@ -7,10 +7,11 @@
 #
 # For each variant (a file in kernels/variants/; when none is named, those
 # the matrix runs: all but the ones whose file says matrix=no) and each of its
-# two kernels (LOCKLAT_FLAVOURS: plain, and traced with tracers.config merged
-# last): extract the pristine tree once, give the kernel its own source tree
-# (hard links into the pristine one, the variant's patches applied), merge
-# the workloads' Kconfig fragments (workloads/<name>/config) and its own onto
+# two kernels (LOCKLAT_FLAVOURS: plain, and traced with the traced passes'
+# fragments merged last): extract the pristine tree once, give the kernel its
+# own source tree (hard links into the pristine one, the variant's patches
+# applied), merge the workloads' and the plain passes' Kconfig fragments
+# (workloads/<name>/config, bench/passes/<pass>/config) and its own onto
 # allnoconfig with the tree's merge_config.sh,
 # check that every requested option stuck, build bzImage out of tree with
 # ccache, and write the kernel's manifest. Everything lands under build/
@@ -96,14 +97,9 @@ if [ ${#variants[@]} -eq 0 ]; then
 fi
 
 # kernel_configs FLAVOUR: the fragments of the loaded variant's kernel of
-# that flavour, in merge order (a later one wins): the workloads' (what each
-# needs, workloads/workloads.sh: workload_fragments), the variant's own, and for the
-# traced kernel the tracers'.
+# that flavour, in merge order (workloads/workloads.sh: kernel_fragments).
 kernel_configs() {
-	local configs
-	configs="$(workload_fragments | tr '\n' ' ')$VARIANT_CONFIGS"
-	[ "$1" = plain ] || configs="$configs $LOCKLAT_TRACERS_CONFIG"
-	printf '%s\n' "$configs"
+	kernel_fragments "$1" "$VARIANT_CONFIGS"
 }
 
 # Validate every named variant before any work starts.

@@ -240,36 +240,11 @@ LOCKLAT_SILENCE_S=${LOCKLAT_SILENCE_S:-$((LOCKLAT_HEARTBEAT_S * 30))}
 # the cell ends and removes it.
 LOCKLAT_SCRATCH_DISK_MIB=${LOCKLAT_SCRATCH_DISK_MIB:-128}
 
-# The passes of a cell, in the order the guest runs them (bench/guest/init):
-# LOCKLAT_PASSES is what a traced cell runs (repetitions: latency alone),
-# LOCKLAT_PASSES_KNOWN every pass a cell may ask for. The latency pass comes
-# first: the timerlat pass sets its stop threshold from that pass's maximum.
-# Each tracer pass runs twice ("NAME.2", after the others): one traced pass
-# is one sample of a noisy quantity, two show its spread. The section tracers
-# come before timerlat: a guest that wedges in timerlat (baseline-rt's
-# did, after scheduling-while-atomic splats) has already kept them, and
-# run-cell.sh's second boot has less left to run.
-LOCKLAT_PASSES="latency preemptoff irqsoff timerlat preemptoff.2 irqsoff.2 timerlat.2 verify"
-LOCKLAT_PASSES_KNOWN="latency timerlat preemptoff irqsoff verify modules"
-# The timerlat pass stops at this percentage of the cell's latency-pass
-# maximum, and never at or below the idle noise it measures first over
-# LOCKLAT_TIMERLAT_IDLE_S guest seconds, so that what it stops at is the
-# workload's and of the maximum's size (METHODOLOGY.md, "Traced evidence").
-LOCKLAT_TIMERLAT_PERCENT=50
-LOCKLAT_TIMERLAT_IDLE_S=1
-
 # Tasks per vCPU of every workload ({tasks} in a workload's command): more
 # than one, pinned together, the first SCHED_FIFO (workloads/lib/workload.h),
 # so that on PREEMPT_RT a call site's per-CPU local_lock is contended by the
 # tasks that share its data, and priority inheritance has a holder to boost.
 LOCKLAT_TASKS_PER_CPU=2
-
-# The lock events the verify pass counts by kernel stack beside its targets
-# ("name=system/event[:filter]", bench/guest/init): a task entering the
-# rtmutex slow path (lock:contention_begin with LCB_F_RT, 1 << 3: on
-# PREEMPT_RT every spinlock_t, so every local_lock, is rtmutex-based; on a
-# non-RT kernel only rt_mutex is), and priority-inheritance priority changes.
-LOCKLAT_LOCK_EVENTS="contention=lock/contention_begin:flags&8 pi_setprio=sched/sched_pi_setprio"
 
 # targets_check LIST [STATUS]: stop unless LIST is kernel function names
 # separated by commas (--targets of run-matrix.sh and run-cell.sh; empty: none
@@ -280,20 +255,6 @@ targets_check() {
 		err_exit "--targets wants kernel function names separated by commas, got '$1'" "${2:-2}" ;;
 	esac
 }
-
-# is_pass NAME: NAME is a pass a cell may run, or "TRACER.N" (N >= 2): a
-# pass of LOCKLAT_TRACED_PASSES run again.
-is_pass() {
-	if [[ $1 =~ ^([a-z]+)\.([2-9]|[1-9][0-9]+)$ ]]; then
-		[[ " $LOCKLAT_TRACED_PASSES " == *" ${BASH_REMATCH[1]} "* ]]
-	else
-		[[ " $LOCKLAT_PASSES_KNOWN " == *" $1 "* ]]
-	fi
-}
-
-# The out-of-tree modules of kernels/modules/ and what the guest runs them with.
-LOCKLAT_MODULES="llcheck llbench"
-LOCKLAT_LLBENCH_ARGS="iterations=100000 rounds=11"
 
 # Cell exit codes and status names: bench/host/run-cell.sh returns them and
 # run-matrix.sh and the summary read them. Documented in results/README.md.
@@ -307,21 +268,20 @@ CELL_EXIT_INFRA=70
 # Each variant is built twice (kernels/README.md, "Two kernels per variant"):
 # its plain kernel, build/kernels/<variant>, from the variant's fragments, and
 # its traced kernel, build/kernels/<variant>+tracers, with
-# LOCKLAT_TRACERS_CONFIG merged last. The preemptoff and irqsoff tracers'
-# hooks lengthen every preempt_disable() section (zram's latency maxima were
-# 0.77x without them, ref-20261204-2), so the latency passes and the modules
-# run on the plain kernel and only the passes that need those tracers (the
-# preemptirq events the timerlat pass records among them) on the traced one.
+# the traced passes' Kconfig fragments merged last (bench/passes/<pass>/config,
+# kernel=traced). The preemptoff and irqsoff tracers' hooks lengthen every
+# preempt_disable() section (zram's latency maxima were 0.77x without them),
+# so the latency passes and the modules run on the plain kernel and only the
+# passes that need those tracers on the traced one.
 LOCKLAT_FLAVOURS="plain traced"
-LOCKLAT_TRACERS_CONFIG=tracers
-LOCKLAT_TRACED_PASSES="timerlat preemptoff irqsoff"
+LOCKLAT_TRACED_SUFFIX=tracers
 
 # kernel_name VARIANT FLAVOUR: the kernel's name, which is its folder under
 # build/kernels/ and the suffix of its release (-locklat-<name>).
 kernel_name() {
 	case $2 in
 	plain) printf '%s\n' "$1" ;;
-	traced) printf '%s+%s\n' "$1" "$LOCKLAT_TRACERS_CONFIG" ;;
+	traced) printf '%s+%s\n' "$1" "$LOCKLAT_TRACED_SUFFIX" ;;
 	*) err_exit "internal: unknown kernel flavour '$2'" 70 ;;
 	esac
 }
@@ -352,27 +312,11 @@ kernel_dir() {
 	kernel_path "$(kernel_name "$1" "$2")"
 }
 
-# A cell's time, in one place: what its guest does, and the limits the host
-# and the guest derive from it (run-cell.sh's deadline and step budget,
-# run-matrix.sh's estimate).
+# A cell's time, in one place: what its guest does
+# (bench/passes/passes.sh: cell_guest_seconds, from each pass's length), and
+# the limits the host and the guest derive from it (run-cell.sh's deadline
+# and step budget, the plan's estimate).
 #
-# cell_guest_seconds PASSES DURATION TRACE_DURATION WARMUP: the guest seconds
-# of a cell's passes: each a warm-up and its length (the latency pass
-# DURATION, the others TRACE_DURATION), the verify pass's idle control one
-# more TRACE_DURATION, timerlat's idle noise LOCKLAT_TIMERLAT_IDLE_S more,
-# and 10 s of setup and collection.
-cell_guest_seconds() {
-	local p s=10
-	for p in $1; do
-		case ${p%%.*} in
-		latency) s=$((s + $2 + $4)) ;;
-		verify) s=$((s + 2 * $3 + $4)) ;;
-		timerlat) s=$((s + $3 + $4 + LOCKLAT_TIMERLAT_IDLE_S)) ;;
-		*) s=$((s + $3 + $4)) ;;
-		esac
-	done
-	echo "$s"
-}
 # cell_deadline_s GUEST_SECONDS: the wall seconds the host gives one boot.
 # Busy guests (fork storms, tracing) run 4-5x slower than wall time on a
 # dedicated host CPU, ~10x on a shared one: a hang costs a few minutes, a
@@ -385,14 +329,4 @@ cell_deadline_s() {
 # and a minute.
 step_budget_s() {
 	echo $(( ($1 + $2) * 10 + 60 ))
-}
-
-# passes_flavour PASSES: the kernel a cell running PASSES boots: traced when
-# any of them needs the latency tracers, else plain.
-passes_flavour() {
-	local p
-	for p in $1; do
-		[[ " $LOCKLAT_TRACED_PASSES " == *" ${p%%.*} "* ]] && { echo traced; return; }
-	done
-	echo plain
 }

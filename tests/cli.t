@@ -36,9 +36,10 @@ tap_like "$out" "accel tcg-icount; $(nproc) cell\(s\) at once" "--jobs defaults 
 "$rm_" --help | grep -q 'one per host CPU under'
 tap_result $? "and --help says so"
 # The default plan's size, from the data: the matrix's variants times the
-# cells of each default workload (its repetitions and traced cell, or one).
+# cells of each default workload (its repetitions and traced cell, or one)
+# and of each default pass with a cell of its own (one).
 per_variant=0
-for w in $(default_workloads); do
+for w in $(default_workloads) $(own_cell_passes default); do
 	per_variant=$((per_variant + $(workload_cells "$w" 4 | wc -l)))
 done
 n=$(( $(matrix_variants | wc -l) * per_variant ))

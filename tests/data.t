@@ -4,9 +4,9 @@
 # workload file loads and names a setup kind that exists; each setup kind's
 # guest script parses and its disk file names what the host must attach;
 # each workload's Kconfig fragment (workloads/<name>/config) is a fragment
-# and reaches every kernel's merge, before the variant's own; cells=once and
-# passes= give the modules workload its one cell; bad values stop with one
-# line and exit 2.
+# and reaches every kernel's merge, before the variant's own; a pass with a
+# cell of its own (bench/passes/modules: cell=own) gets that one cell; bad
+# values stop with one line and exit 2.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../lib/common.sh
@@ -47,13 +47,15 @@ for f in "$root"/workloads/*/config; do
 done
 tap_is "$bad" "" "every workloads/*/config holds only CONFIG_ lines and comments"
 
-# Every kernel merges every workload's fragment, before its variant's own.
+# Every kernel merges every workload's fragment and the plain passes', before
+# its variant's own; a traced kernel the traced passes' last.
 frags=$("$root/kernels/build.sh" --fragments --flavour traced rt)
 want=$(for w in $(known_workloads); do
 	[ -f "$root/workloads/$w/config" ] && printf ' %s' "$root/workloads/$w/config"
 done)
-tap_is "$frags" "rt+tracers:$want $LOCKLAT_CONFIGS_DIR/guest-base.config $LOCKLAT_CONFIGS_DIR/rt.config $LOCKLAT_CONFIGS_DIR/tracers.config" \
-	"kernels/build.sh --fragments: the workloads' fragments, then the variant's, then the tracers'"
+passes=$root/bench/passes
+tap_is "$frags" "rt+tracers:$want $passes/modules/config $passes/verify/config $LOCKLAT_CONFIGS_DIR/guest-base.config $LOCKLAT_CONFIGS_DIR/rt.config $passes/irqsoff/config $passes/preemptoff/config $passes/timerlat/config" \
+	"kernels/build.sh --fragments: the workloads', the plain passes', the variant's, then the traced passes'"
 
 # A workload added with a config: the kernels take its fragment, nothing else touched.
 cp -a "$root/workloads" "$tmp/workloads"
@@ -70,10 +72,10 @@ case $frags in *extra*) tap_result 1 "...and its config is not merged" ;; *) tap
 
 # The cells of a workload: repetitions and a traced cell, or one cell.
 tap_is "$(workload_cells squashfs 2 | tr '\n' ' ')" "rep1 rep2 traced " "squashfs (cells=repetitions): rep1..repN and traced"
-tap_is "$(workload_cells modules 2 | tr '\n' ' ')" "rep1 " "modules (cells=once): rep1 alone"
-tap_is "$(cell_passes squashfs rep1):$(cell_passes squashfs traced)" "latency:$LOCKLAT_PASSES" \
+tap_is "$(workload_cells modules 2 | tr '\n' ' ')" "rep1 " "the modules pass (cell=own): rep1 alone"
+tap_is "$(cell_passes squashfs rep1):$(cell_passes squashfs traced)" "latency:$(traced_cell_passes)" \
 	"a repetition runs the latency pass, the traced cell every pass"
-tap_is "$(cell_passes modules rep1)" modules "the modules workload runs the passes its file names"
+tap_is "$(cell_passes modules rep1)" modules "the modules pass's cell runs that pass alone"
 
 # Bad values: one line, exit 2.
 mkdir -p "$tmp/workloads/bad"

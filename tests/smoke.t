@@ -4,15 +4,15 @@
 # what comes back: a command's output, a hang (TIMEOUT), a panic (finding),
 # a missing kernel, a forced KVM without hardware support; then every workload
 # (workloads/*/workload) for a few seconds with all passes (two cells at once,
-# each pinned to its own host CPU; the modules workload builds llcheck and
-# llbench and runs them), and the summary and plots of those cells.
+# each pinned to its own host CPU), the modules pass in its own cell (llcheck
+# and llbench built and run), and the summary and plots of those cells.
 # Set LOCKLAT_SMOKE_VARIANT to use another variant (default local_lock).
 # shellcheck source=lib/guest.sh
 . "$(dirname "$0")/lib/guest.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cell=$root/bench/host/run-cell.sh
-tap_plan $((33 + $(known_workloads | wc -l) + 30))
+tap_plan $((33 + $(known_workloads | wc -l) + $(own_cell_passes | wc -l) + 30))
 
 "$root/kernels/build.sh" "$variant" >"$tmp/build.log" 2>&1
 tap_result $? "kernels/build.sh $variant"
@@ -131,13 +131,15 @@ tap_is "$?" "$CELL_EXIT_INFRA" "a variant that is not built: infrastructure erro
 tap_like "$out" "variant $variant is not built .*make kernels VARIANTS=$variant" "the error says how to build it"
 
 # Every workload, a few seconds each, as one small run: each a traced cell
-# (all passes, the traced kernel), the modules workload (cells=once) its rep1.
-mapfile -t workloads < <(known_workloads)
+# (all passes, the traced kernel); each pass with a cell of its own (the
+# modules) its rep1.
+mapfile -t workloads < <(known_workloads; own_cell_passes)
 run=$tmp/run
 slot=0
 pids=()
 # cell_of W: the cell folder of workload W in this run: with no
-# repetitions, the traced cell, or the one cell of a cells=once workload.
+# repetitions, the traced cell, or the one cell of a cells=once workload or
+# of a pass with a cell of its own.
 cell_of() {
 	workload_cells "$1" 0
 }
@@ -161,7 +163,8 @@ tap_is "$(kv_get "$run/cells/$variant/squashfs/rep1/meta" status) $(kv_get "$run
 for w in "${workloads[@]}"; do
 	d=$run/cells/$variant/$w/$(cell_of "$w")
 	st=$(kv_get "$d/meta" status 2>/dev/null)
-	workload_load "$w"
+	WORKLOAD_TARGETS=- WORKLOAD_COMMAND=-
+	is_own_cell_pass "$w" || workload_load "$w"
 	hits=$(awk '{ n += $2 } END { print n + 0 }' "$d/guest/path-hits" 2>/dev/null)
 	ok=0
 	[ "$st" = OK ] || ok=1

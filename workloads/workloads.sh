@@ -5,11 +5,16 @@
 #
 # Usage: . "$LOCKLAT_ROOT/workloads/workloads.sh"   (after lib/common.sh, which names the paths)
 #
+# A workload names passes (bench/passes/): their loader comes with this one.
+#
 # The loader lives beside the data it reads; lib/common.sh, which every
 # stage sources, holds helpers and reads no registry. It defines functions only.
 
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # VARIANT_*, WORKLOAD_*: read by the scripts that source this
+
+# shellcheck source=bench/passes/passes.sh
+. "$LOCKLAT_ROOT/bench/passes/passes.sh"
 
 # known_workloads: the workloads, one per line: the folders of workloads/
 # that hold a workload file (workloads/README.md), by name.
@@ -34,11 +39,25 @@ workload_fragments() {
 	return 0
 }
 
+# kernel_fragments FLAVOUR VARIANT_CONFIGS: the Kconfig fragments of a
+# variant's kernel of that flavour, in merge order (a later one wins): the
+# workloads' (workload_fragments), the plain passes' (pass_fragments: what
+# every kernel needs to run them), the variant's own, and for the traced
+# kernel the traced passes' last.
+kernel_fragments() {
+	local configs
+	configs="$(workload_fragments | tr '\n' ' ')$(pass_fragments plain | tr '\n' ' ')$2"
+	[ "$1" = plain ] || configs="$configs $(pass_fragments traced | tr '\n' ' ')"
+	printf '%s\n' "${configs% }"
+}
+
 # fragment_path NAME: the file of a Kconfig fragment: workload-<w> is
-# workloads/<w>/config, any other name kernels/configs/<name>.config.
+# workloads/<w>/config, pass-<p> bench/passes/<p>/config, any other name
+# kernels/configs/<name>.config.
 fragment_path() {
 	case $1 in
 	workload-*) printf '%s/%s/config\n' "$LOCKLAT_WORKLOADS_DIR" "${1#workload-}" ;;
+	pass-*) printf '%s/%s/config\n' "$LOCKLAT_PASSES_DIR" "${1#pass-}" ;;
 	*) printf '%s/%s.config\n' "$LOCKLAT_CONFIGS_DIR" "$1" ;;
 	esac
 }
@@ -82,7 +101,7 @@ workload_load() {
 	esac
 	if [ "$WORKLOAD_PASSES" != - ]; then
 		for p in $WORKLOAD_PASSES; do
-			is_pass "$p" || err_exit "$file: unknown pass '$p' (known: $LOCKLAT_PASSES_KNOWN)" 2
+			is_pass "$p" || err_exit "$file: unknown pass '$p' (known: $(known_passes | tr '\n' ' '))" 2
 		done
 	fi
 	return 0
@@ -101,10 +120,12 @@ setup_image() {
 	"$LOCKLAT_ROOT/$cmd" ${arg:+"$arg"}
 }
 
-# workload_cells NAME REPS: the cell folders a run makes of workload NAME:
-# rep1..repREPS and traced (cells=repetitions), or rep1 (cells=once).
+# workload_cells NAME REPS: the cell folders a run makes of NAME: rep1 alone
+# for a pass with a cell of its own (bench/passes/: cell=own) or a workload
+# with cells=once; else rep1..repREPS and traced.
 workload_cells() {
 	local r
+	if is_own_cell_pass "$1"; then echo rep1; return 0; fi
 	workload_load "$1" || return 1
 	if [ "$WORKLOAD_CELLS" = once ]; then
 		echo rep1
@@ -114,12 +135,15 @@ workload_cells() {
 	echo traced
 }
 
-# cell_passes NAME CELL: the passes of workload NAME's cell CELL (a folder of
-# workload_cells): the workload's own passes when it names them; else every
-# pass (LOCKLAT_PASSES) for the traced cell, the latency pass for a repetition.
+# cell_passes NAME CELL: the passes of NAME's cell CELL (a folder of
+# workload_cells): for a pass with a cell of its own, that pass; for a
+# workload, its own passes when it names them, else every pass of a traced
+# cell (traced_cell_passes) for the traced cell, the latency pass for a
+# repetition.
 cell_passes() {
+	if is_own_cell_pass "$1"; then echo "$1"; return 0; fi
 	workload_load "$1" || return 1
 	if [ "$WORKLOAD_PASSES" != - ]; then echo "$WORKLOAD_PASSES"
-	elif [ "$2" = traced ]; then echo "$LOCKLAT_PASSES"
+	elif [ "$2" = traced ]; then traced_cell_passes
 	else echo latency; fi
 }

@@ -5,8 +5,9 @@
 # Usage: bench/guest/mkinitramfs.sh [--print-inputs | --help]
 #
 # Contents: busybox (static) and its applets, the guest init with its
-# library and the setup kinds' scripts (bench/guest/setup/), the host's
-# cyclictest, stress-ng, trace-cmd and rtla with every shared library ldd names and
+# library, each pass's guest code (bench/passes/<pass>/run) and the setup
+# kinds' scripts (bench/guest/setup/), the host programs the passes name
+# (cyclictest, trace-cmd, rtla) and stress-ng, with every shared library ldd names and
 # the dynamic loader, the workload binaries from build/guest-bin/ and the
 # workload list. The image is build/initramfs/initramfs-<hash>.cpio.gz where
 # <hash> covers the content of every input file, so any changed input makes a
@@ -20,15 +21,30 @@ case ${1:-} in
 *) err_exit "unknown argument '$1' (see --help)" 2 ;;
 esac
 
-# Host programs the guest runs, by absolute path: Debian's, and rtla, which
-# kernels/build.sh builds from the kernel tree (Debian's is 6.1).
+# shellcheck source=bench/passes/passes.sh
+. "$LOCKLAT_ROOT/bench/passes/passes.sh"
+
+# Host programs the guest runs, by absolute path: those the passes name
+# (bench/passes/<pass>/pass: programs=) and stress-ng, the workloads' load;
+# Debian's, but for rtla, which kernels/build.sh builds from the kernel tree
+# (Debian's is 6.1).
 rtla=$LOCKLAT_BUILD/rtla/rtla
-host_programs=(/usr/bin/cyclictest /usr/bin/stress-ng /usr/bin/trace-cmd "$rtla")
+host_programs=(/usr/bin/stress-ng)
+for p in $(known_passes); do
+	pass_load "$p"
+	for prog in $PASS_PROGRAMS; do
+		case $prog in
+		rtla) prog=$rtla
+			[ -x "$rtla" ] || err_exit "$rtla not found: run 'make kernels' (it builds rtla from the same tree)" ;;
+		*) prog=/usr/bin/$prog ;;
+		esac
+		[[ " ${host_programs[*]} " == *" $prog "* ]] || host_programs+=("$prog")
+	done
+done
 busybox=/bin/busybox
 guest_bin=$LOCKLAT_BUILD/guest-bin
 out_dir=$LOCKLAT_BUILD/initramfs
 
-[ -x "$rtla" ] || err_exit "$rtla not found: run 'make kernels' (it builds rtla from the same tree)"
 for p in "$busybox" "${host_programs[@]}"; do
 	[ -x "$p" ] || err_exit "$p not found: run 'make deps'"
 done
@@ -50,6 +66,9 @@ input_files() {
 	echo "bin/busybox $busybox"
 	echo "init $LOCKLAT_ROOT/bench/guest/init"
 	echo "lib/locklat/lib.sh $LOCKLAT_ROOT/bench/guest/lib.sh"
+	for f in $(known_passes); do
+		echo "lib/locklat/passes/$f/run $LOCKLAT_PASSES_DIR/$f/run"
+	done
 	for f in "$LOCKLAT_ROOT"/bench/guest/setup/*/run; do
 		f=${f%/run}
 		echo "lib/locklat/setup/${f##*/} $f/run"

@@ -196,7 +196,7 @@ lab_dispatch() {
 	for i in "$@"; do
 		IFS=$'\t' read -r v w c r passes <<<"${J_ARGS[i]}"
 		printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$w" "$c" "$r" "$passes" >>"$out/.lab/cells"
-		[[ " $passes " != *" modules "* ]] || modules=1
+		[ -z "$(pass_needs "$passes")" ] || modules=1
 		J_STATE[i]=ok
 	done
 	# The hosts kept, as the plan found them ("N/LOGIN" each).

@@ -135,6 +135,7 @@ lab_build_output() {
 	link_or_copy "$initramfs" "$b/initramfs/${initramfs##*/}"
 	cp "${initramfs%.cpio.gz}.versions" "$b/initramfs/"
 	for w in "${LAB_WORKLOADS[@]}"; do
+		! is_own_cell_pass "$w" || continue
 		workload_load "$w"
 		image=$(setup_image "$WORKLOAD_SETUP") || err_exit "building the $WORKLOAD_SETUP image failed" 1
 		[ -n "$image" ] || continue

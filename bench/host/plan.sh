@@ -60,12 +60,14 @@ list_select() {
 }
 
 # plan_select: variants and workloads from --variants and --workloads (an
-# A/B run's variants come from its range: kernels/ab.sh, ab_dir).
+# A/B run's variants come from its range: kernels/ab.sh, ab_dir). A pass
+# that runs in a cell of its own (bench/passes/: cell=own) is selected as a
+# workload is.
 plan_select() {
 	local all_workloads all_variants question
-	mapfile -t all_workloads < <(known_workloads)
+	mapfile -t all_workloads < <({ known_workloads; own_cell_passes; } | LC_ALL=C sort)
 	if [ "$workloads_opt" = default ]; then
-		mapfile -t workloads < <(default_workloads)
+		mapfile -t workloads < <({ default_workloads; own_cell_passes default; } | LC_ALL=C sort)
 		[ "${#workloads[@]}" -gt 0 ] || err_exit "no workload says default=yes ($LOCKLAT_WORKLOADS_DIR)" 2
 	else
 		list_select workloads workloads "$workloads_opt" "${all_workloads[@]}"
@@ -294,7 +296,7 @@ plan_kernel_jobs() {
 		for f in $LOCKLAT_FLAVOURS; do
 			k=$(kernel_name "$v" "$f")
 			cfg=$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" configs)
-			[ "$f" = plain ] || cfg="$cfg $LOCKLAT_TRACERS_CONFIG"
+			cfg="$cfg $f"
 			needs=sources seconds=$LOCKLAT_BUILD_COLD_SECONDS state=cold
 			if [ -f "$(kernel_dir "$v" "$f")/manifest" ]; then
 				seconds=$PLAN_SECONDS_BUILT_KERNEL state=built
@@ -309,7 +311,7 @@ plan_kernel_jobs() {
 
 # plan_write: the plan, on stdout.
 plan_write() {
-	local v w c a b r passes needs cell_cpus=$per_cell s modules=0
+	local v w c a b r passes needs need cell_cpus=$per_cell s builds
 	printf '# locklat plan (bench/host/plan.sh): run by bench/host/execute.sh\n'
 	printf 'set\t%s\t%s\n' out "$out" accel "$accel" vcpus "$cpus" per_cell "$per_cell" budget "$budget" \
 		jobs "$jobs" overlap "$overlap" tasks "$tasks" duration "$duration" trace_duration "$trace_duration" \
@@ -327,14 +329,14 @@ plan_write() {
 	plan_job sources packages "1-$budget" "$s"
 	plan_job image tools,sources 1 "$PLAN_SECONDS_IMAGE"
 	plan_kernel_jobs
-	for w in "${workloads[@]}"; do
-		[[ " $(cell_passes "$w" rep1) " != *" modules "* ]] || modules=1
-	done
-	if [ "$modules" -eq 1 ]; then
+	# What the passes build per variant beyond its kernels (a pass file's
+	# needs=: the modules, against the plain kernel).
+	builds=$(for w in "${workloads[@]}"; do pass_needs "$(cell_passes "$w" rep1)"; done | sort -u)
+	for need in $builds; do
 		for v in "${variants[@]}"; do
-			plan_job "modules:$v" "kernel:$v" 1 "$PLAN_SECONDS_MODULES" "$v"
+			plan_job "$need:$v" "kernel:$v" 1 "$PLAN_SECONDS_MODULES" "$v"
 		done
-	fi
+	done
 	# Each pair of the run's variants that differs by the series alone
 	# (verify-equivalence.sh --pairs), compared object by object into
 	# DIR/equivalence/A-vs-B.txt; done once.
@@ -350,7 +352,7 @@ plan_write() {
 		r=1
 		[[ $c != rep* ]] || r=${c#rep}
 		needs=kernel:$(kernel_name "$v" "$(passes_flavour "$passes")"),image
-		[[ " $passes " != *" modules "* ]] || needs=$needs,modules:$v
+		for need in $(pass_needs "$passes"); do needs=$needs,$need:$v; done
 		s=0
 		cell_done "$(cell_dir "$out" "$v" "$w" "$c")" || s=$(cell_seconds "$v" "$w" "$c")
 		plan_job "cell:$v/$w/$c" "$needs" "$cell_cpus" "$s" "$v" "$w" "$c" "$r" "$passes"
@@ -377,6 +379,7 @@ locklat plan
   variants:    ${variants[*]}
   workloads:   ${workloads[*]}
   repetitions: $reps latency passes on each plain kernel, plus one cell with all passes on the traced kernel
+  passes:      the traced cell's: $(traced_cell_passes)
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs, $tasks workload tasks on each; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $to_run to run, $kept complete and kept; shuffled, seed $seed
   kernels:     built and kept: ${built:-none}

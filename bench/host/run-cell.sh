@@ -4,21 +4,21 @@
 #
 # Usage: bench/host/run-cell.sh --variant V --out DIR (--workload W | --command CMD) [options]
 #   --variant V       a variant built by `make kernels` (its manifest is read)
-#   --workload W      a workload (workloads/<W>/workload)
+#   --workload W      a workload (workloads/<W>/workload), or a pass that runs
+#                     in a cell of its own (bench/passes/<W>/pass: cell=own)
 #   --command CMD     instead of a workload: run CMD in the guest (smoke tests)
 #   --out DIR         the cell directory, e.g. results/<run-id>/cells/<variant>/<workload>/rep1
 #   --duration S      seconds of the latency pass, guest time (default 10)
 #   --trace-duration S  seconds of each tracer and verification pass (default:
 #                     the latency pass's)
 #   --warmup S        seconds the workload runs before a pass measures (default 2)
-#   --passes LIST     space-separated, from: latency timerlat preemptoff
-#                     irqsoff verify modules, and NAME.N for a tracer pass
-#                     run again (default: the workload's
-#                     passes= if it has one, else all but modules;
-#                     LOCKLAT_PASSES in lib/common.sh). With timerlat,
-#                     preemptoff or irqsoff the cell boots the variant's
-#                     traced kernel (<variant>+tracers), else (and for
-#                     --command) its plain one
+#   --passes LIST     space-separated passes of bench/passes/, and NAME.N
+#                     for round N of a pass a traced cell repeats (default:
+#                     the workload's passes= if it has one, else a traced
+#                     cell's: bench/passes/passes.sh traced_cell_passes).
+#                     With a pass of kernel=traced the cell boots the
+#                     variant's traced kernel (<variant>+tracers), else (and
+#                     for --command) its plain one
 #   --rep N           repetition number recorded in meta (default 1)
 #   --tasks N         workload tasks per vCPU ({tasks}; default
 #                     LOCKLAT_TASKS_PER_CPU: contention on each CPU's lock)
@@ -31,7 +31,8 @@
 #                     (off by default: under icount it lengthens them)
 #   --deadline S      wall seconds before the watchdog stops QEMU (default:
 #                     12x the guest work plus two minutes, per boot:
-#                     lib/common.sh's cell_guest_seconds, cell_deadline_s)
+#                     bench/passes/passes.sh's cell_guest_seconds,
+#                     lib/common.sh's cell_deadline_s)
 #   --silence S       wall seconds without a line of the guest's init after
 #                     which the watchdog stops QEMU (default: LOCKLAT_SILENCE_S
 #                     for workload cells, whose guest logs a heartbeat; never
@@ -68,12 +69,10 @@ set -euo pipefail
 . "$LOCKLAT_ROOT/kernels/variants.sh"
 # shellcheck source=workloads/workloads.sh
 . "$LOCKLAT_ROOT/workloads/workloads.sh"
-# shellcheck source=kernels/modules/modules.sh
-. "$LOCKLAT_ROOT/kernels/modules/modules.sh"
 
 variant='' workload='' command='' out='' duration=10 trace_duration='' warmup=2 rep=1
 tasks=$LOCKLAT_TASKS_PER_CPU
-passes=$LOCKLAT_PASSES passes_given=0 targets='' accel=auto cpus='' pin='' mem=512
+passes='' passes_given=0 targets='' accel=auto cpus='' pin='' mem=512
 deadline='' initramfs='' step_budget='' silence_s='' function_trace=0 inject_hang='' inject_wedge=''
 overcommit=()
 while [ $# -gt 0 ]; do
@@ -130,13 +129,16 @@ positive_int mem "$mem" "$CELL_EXIT_USAGE"
 [ -z "$step_budget" ] || positive_int step-budget "$step_budget" "$CELL_EXIT_USAGE"
 [ -z "$silence_s" ] || positive_int silence "$silence_s" "$CELL_EXIT_USAGE"
 for p in $passes; do
-	is_pass "$p" || usage_error "unknown pass '$p' (known: $LOCKLAT_PASSES_KNOWN)"
+	is_pass "$p" || usage_error "unknown pass '$p' (known: $(known_passes | tr '\n' ' '))"
 done
 [ -z "$inject_hang" ] || [[ " $passes " == *" $inject_hang "* ]] ||
 	usage_error "--inject-hang $inject_hang: not one of the cell's passes ($passes)"
 [ -z "$inject_wedge" ] || [[ " $passes " == *" $inject_wedge "* ]] ||
 	usage_error "--inject-wedge $inject_wedge: not one of the cell's passes ($passes)"
-if [ -n "$workload" ] && ! workload_load "$workload"; then
+if [ -n "$workload" ] && is_own_cell_pass "$workload"; then
+	# A pass with a cell of its own runs with no workload.
+	WORKLOAD_SETUP=none WORKLOAD_TARGETS=- WORKLOAD_COMMAND=- WORKLOAD_PASSES=$workload
+elif [ -n "$workload" ] && ! workload_load "$workload"; then
 	usage_error "unknown workload '$workload'; known: $(known_workloads | tr '\n' ' ')"
 fi
 # A setup may carry an argument: "squashfs:zstd" is the squashfs setup with a
@@ -152,6 +154,7 @@ fi
 # A workload that names its passes (workloads/README.md: passes=) runs those
 # unless --passes says otherwise.
 [ "$passes_given" -eq 1 ] || [ -z "$workload" ] || [ "$WORKLOAD_PASSES" = - ] || passes=$WORKLOAD_PASSES
+[ -n "$passes" ] || passes=$(traced_cell_passes)
 if [ -n "$workload" ] && [ "$setup_name" != none ] &&
 	[ ! -f "$LOCKLAT_ROOT/bench/guest/setup/$setup_name/run" ]; then
 	usage_error "workload $workload: unknown setup '$setup_name' (known: none $(cd "$LOCKLAT_ROOT/bench/guest/setup" && printf '%s ' */ | tr -d /))"
@@ -162,10 +165,9 @@ fi
 if [ -e "$out" ]; then
 	err_exit "$out exists: a complete cell is never overwritten (remove it to redo)" "$CELL_EXIT_USAGE"
 fi
-# The latency passes and the modules run on the variant's plain kernel, the
-# passes that need the preemptoff/irqsoff tracers on its traced one
-# (lib/common.sh, LOCKLAT_TRACED_PASSES): one boot, one kernel. A command
-# runs no pass: the plain kernel.
+# The passes of kernel=plain run on the variant's plain kernel, those that
+# need the traced one (the preemptoff and irqsoff tracers) on that: one boot,
+# one kernel. A command runs no pass: the plain kernel.
 flavour=plain
 [ -n "$command" ] || flavour=$(passes_flavour "$passes")
 manifest=$(kernel_dir "$variant" "$flavour")/manifest
@@ -178,15 +180,9 @@ bzimage=$(dirname "$manifest")/bzImage
 want_sha=$(kv_get "$manifest" bzimage_sha256 2>/dev/null || true)
 [ -z "$want_sha" ] || [ "$(sha256_of "$bzimage")" = "$want_sha" ] ||
 	err_exit "kernel image $bzimage is not the one its manifest names (sha256 differs): rebuild it" "$CELL_EXIT_INFRA"
-modules_dir=$LOCKLAT_BUILD/modules/$variant
-modules_pass=0
-[[ " $passes " == *" modules "* ]] && modules_pass=1
-if [ "$modules_pass" -eq 1 ]; then
-	for m in $LOCKLAT_MODULES; do
-		[ -f "$modules_dir/$m.ko" ] ||
-			err_exit "module $m for $variant not built: run 'make modules VARIANTS=$variant'" "$CELL_EXIT_INFRA"
-	done
-fi
+# What each pass needs of the host (its host file's host_check: the
+# modules pass, its variant's modules built).
+[ -n "$command" ] || passes_host host_check "$passes" "$variant" || exit
 [ -x "$LOCKLAT_BUILD/bin/locklat-verdict" ] ||
 	err_exit "$LOCKLAT_BUILD/bin/locklat-verdict not built: run 'make tools'" "$CELL_EXIT_INFRA"
 [ "$accel" = auto ] && accel=$("$LOCKLAT_ROOT/bench/host/qemu.sh" --detect-accel)
@@ -209,19 +205,9 @@ fi
 # boot also gets the first one's latency-pass summary
 # (/etc/locklat/latency-pass.out): its timerlat threshold is a fraction of it.
 job_write() {
-	local dir=$1 boot_passes=$2 stage=$1/job conf cyclictest_args workload_cmd
+	local dir=$1 boot_passes=$2 stage=$1/job conf workload_cmd key value
 	mkdir -p "$stage/etc/locklat"
 	conf=$stage/etc/locklat/cell.conf
-	# One SCHED_FIFO thread per vCPU, pinned (-a), memory locked, 200 us
-	# interval (LOCKLAT_INTERVAL_US). The histogram covers 400 ms (1 us buckets): the worst
-	# wakeups seen here are ~350 ms; a wider one costs guest time to print
-	# (~2.4 s for 1 s of range). cyclictest's own max is kept apart from
-	# the histogram in the JSON, so an overflow never loses it. -v prints
-	# every sample while it runs (the main thread, from a ring the
-	# measuring threads fill): the time series. Its -o windows count
-	# wake-ups, not time, and a stalled thread skips periods, so the
-	# summary places each sample in time itself.
-	cyclictest_args="-m -p95 -t $cpus -a -i $LOCKLAT_INTERVAL_US -D $duration -h $LOCKLAT_HIST_RANGE_US -q -v"
 	if [ -n "$command" ]; then
 		kv_write "$conf" mode command command "$command"
 		# A command may take any time, unless the caller gives it a budget.
@@ -234,31 +220,22 @@ job_write() {
 			setup_arg "$setup_arg" \
 			targets "$WORKLOAD_TARGETS" workload_cmd "$workload_cmd" \
 			duration "$duration" trace_duration "$trace_duration" warmup "$warmup" passes "$boot_passes" \
-			cyclictest "$cyclictest_args" \
-			llcheck_scenarios "$(llcheck_scenarios | tr '\n' ' ')" \
-			llbench_args "$LOCKLAT_LLBENCH_ARGS" \
 			step_budget "${step_budget:-$(step_budget_s "$duration" "$warmup")}" \
 			heartbeat "$LOCKLAT_HEARTBEAT_S" \
 			function_trace "$function_trace" \
-			timerlat_percent "$LOCKLAT_TIMERLAT_PERCENT" timerlat_idle_s "$LOCKLAT_TIMERLAT_IDLE_S" \
-			inject_hang "$inject_hang" \
-			lock_events "$LOCKLAT_LOCK_EVENTS"
+			inject_hang "$inject_hang"
 		# A wedge is injected in the first boot only.
 		[ "$dir" != "$partial" ] || kv_write "$conf" inject_wedge "$inject_wedge"
-		if [ "$dir" != "$partial" ] && [ -f "$partial/guest/cyclictest.out" ]; then
-			cp "$partial/guest/cyclictest.out" "$stage/etc/locklat/latency-pass.out"
-		fi
+		# The passes' parameters: their pass files' conf.KEY, and what
+		# their host files compute (host_conf CPUS DURATION).
+		while read -r key value; do
+			[ -z "$key" ] || kv_write "$conf" "$key" "$value"
+		done < <(cell_conf_passes "$boot_passes"; passes_host host_conf "$boot_passes" "$cpus" "$duration")
+		# What the passes add to the guest (host_stage: the modules, a
+		# second boot's first latency pass).
+		passes_host host_stage "$boot_passes" "$stage" "$partial" "$dir" "$variant" || exit
 	fi
-	# The modules pass: this variant's modules, built against its kernel.
-	local archived=(etc)
-	if [[ " $boot_passes " == *" modules "* ]]; then
-		mkdir -p "$stage/lib/locklat-modules"
-		for m in $LOCKLAT_MODULES; do
-			cp "$modules_dir/$m.ko" "$stage/lib/locklat-modules/"
-		done
-		archived+=(lib)
-	fi
-	(cd "$stage" && find "${archived[@]}" | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$dir/job.cpio.gz"
+	(cd "$stage" && find . -mindepth 1 | sed 's|^\./||' | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$dir/job.cpio.gz"
 	cat "$initramfs" "$dir/job.cpio.gz" >"$dir/initrd.img"
 	cp "$conf" "$dir/cell.conf"
 	rm -rf "$stage"
@@ -365,11 +342,9 @@ if [ -n "$resumed" ]; then
 	boots=2
 	boot_merge "$partial/boot2"
 fi
-# The splats of each module load on their own: what llcheck's scenarios show.
-for f in "$partial"/guest/modules/*.dmesg; do
-	[ -f "$f" ] || continue
-	"$LOCKLAT_ROOT/bench/host/findings.sh" "$f" >"${f%.dmesg}.findings" || true
-done
+# What the passes read on the host from what their guest wrote
+# (host_collect: the modules' splats, load by load).
+[ -n "$command" ] || passes_host host_collect "$passes" "$partial" || true
 
 logs=()
 for f in "$partial/console.log" "$partial/boot2/console.log" "$partial/guest/dmesg.txt" "$partial/guest/dmesg-boot2.txt"; do

@@ -9,7 +9,11 @@
 # stage sources, holds helpers and reads no registry. It defines functions only.
 
 # shellcheck shell=bash
-# shellcheck disable=SC2034 # VARIANT_*, WORKLOAD_*: read by the scripts that source this
+# shellcheck disable=SC2034 # LOCKLAT_MODULES: read by the scripts that source this
+
+# The out-of-tree modules of kernels/modules/, which the modules pass loads
+# in the guest (bench/passes/modules/).
+LOCKLAT_MODULES="llcheck llbench"
 
 # table_names FILE: the first field of each line of a '|'-separated data file
 # of kernels/, read by locklat-table (lib/table.c, the summary's reader too).

@@ -3,7 +3,7 @@
 # build.sh - build locklat kernel variants from Debian's linux-source-6.12.
 #
 # Usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [VARIANT...]
-#        kernels/build.sh [-j JOBS] --sources
+#        kernels/build.sh [-j JOBS] --sources | --rtla
 #
 # For each variant (a file in kernels/variants/; when none is named, those
 # the matrix runs: all but the ones whose file says matrix=no) and each of its
@@ -46,23 +46,27 @@ set -euo pipefail
 
 usage() {
 	cat <<EOF
-usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [VARIANT...]
-       kernels/build.sh [-j JOBS] --sources
+usage: kernels/build.sh [-j JOBS] [--list] [--fragments] [--flavour F] [--only TARGETS] [--no-rtla] [VARIANT...]
+       kernels/build.sh [-j JOBS] --sources | --rtla
   -j JOBS         parallel make jobs (default: nproc = $(nproc))
   --list          print the known variants and exit
   --fragments     print each kernel's Kconfig fragments in merge order and exit
   --flavour F     build only the plain or the traced kernel of each variant
                   (default: both; with --only: plain)
   --only TARGETS  build only these make targets (e.g. objects), no manifest
-  --sources       only Debian's pristine tree and rtla built from it (what
-                  the guest image needs; a run's "sources" job)
+  --sources       only Debian's pristine tree (what every kernel's tree
+                  links; a run's "sources" job)
+  --rtla          only rtla, built from that tree (what the guest image
+                  needs; a run's "rtla" job)
+  --no-rtla       the kernels without rtla (a run's kernel jobs: its rtla
+                  job builds it beside them)
 Known variants: $(known_variants | tr '\n' ' ')
 EOF
 }
 
 jobs=$(nproc)
 only=''
-fragments_only=0 sources_only=0
+fragments_only=0 sources_only=0 rtla_only=0 with_rtla=1
 flavours=''
 variants=()
 while [ $# -gt 0 ]; do
@@ -73,6 +77,8 @@ while [ $# -gt 0 ]; do
 	--list) known_variants; exit 0 ;;
 	--fragments) fragments_only=1 ;;
 	--sources) sources_only=1 ;;
+	--rtla) rtla_only=1 ;;
+	--no-rtla) with_rtla=0 ;;
 	--only) [ $# -ge 2 ] || err_exit "--only needs make targets" 2
 		only=$2; shift ;;
 	--flavour) [ $# -ge 2 ] || err_exit "--flavour needs plain or traced" 2
@@ -512,8 +518,10 @@ kernel_build() {
 
 layout_migrate
 debian_stamp_migrate
-[ -n "$only" ] || { source_extract debian >/dev/null; rtla_build; }
+[ -n "$only" ] || source_extract debian >/dev/null
 [ "$sources_only" -eq 0 ] || exit 0
+[ -n "$only" ] || [ "$with_rtla" -eq 0 ] || rtla_build
+[ "$rtla_only" -eq 0 ] || exit 0
 # Every kernel's source tree first: a patch that does not apply stops the
 # build before anything of it is compiled.
 for VARIANT_NAME in "${variants[@]}"; do

@@ -79,7 +79,7 @@ mkdir -p "$tmp/build/kernels/baseline" "$tmp/build/kernels/baseline+tracers"
 out=$(LOCKLAT_BUILD=$tmp/build LOCKLAT_RESULTS=$tmp/history "$rm_" --dry-run --out "$tmp/h" --variants baseline \
 	--workloads squashfs --reps 1 --duration 3 --warmup 1 --accel tcg-icount --jobs 2 2>&1)
 tap_like "$out" 'built and kept: baseline baseline\+tracers$' "built kernels (plain and traced) are not planned again"
-tap_like "$out" 'estimated: +13 min wall: 2 host CPUs, cells beside builds; .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
+tap_like "$out" 'estimated: +12 min wall: 2 host CPUs, cells beside builds; .*1 kinds timed by earlier runs' "the estimate uses earlier cells' wall time"
 rm "$tmp/build/kernels/baseline+tracers/manifest"
 out=$(LOCKLAT_BUILD=$tmp/build "$rm_" --dry-run --out "$tmp/h" --variants baseline --workloads squashfs \
 	--accel tcg-icount 2>&1)

@@ -3,14 +3,14 @@
 # execute.t - the executor's scheduler on hand-made plans (bench/host/
 # execute.sh --simulate --schedule: the decisions a real run makes, on the
 # plans' expected seconds): what waits for what, how host CPUs are shared
-# between builds and cells with and without --overlap, and a plan it
-# cannot run. Needs no QEMU.
+# between builds and cells with and without --overlap, a lab's cells on
+# its hosts' slots, and a plan it cannot run. Needs no QEMU.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 ex=$root/bench/host/execute.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 14
+tap_plan 16
 
 # plan FILE OVERLAP: two kernels after the tools, two cells of the first.
 plan() {
@@ -52,6 +52,21 @@ order=$(bash -c '. "$1/lib/common.sh"; . "$1/workloads/workloads.sh"; . "$1/benc
 tap_is "$(head -n 1 <<<"$order" | cut -d' ' -f3) $(wc -l <<<"$order")" "traced 5" \
 	"the traced cell, the longest, comes first in a run that is all tail"
 tap_is "$(sed -n '2,$p' <<<"$order" | grep -c rep)" 4 "and the repetitions follow it"
+
+# A lab (--hosts): its cells (CPUs 0) wait for every build (the bundle
+# carries every kernel), then take the hosts' slots (jobs: 2 in all) as
+# cells take CPUs, the summary after the last.
+{
+	printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	yes" "set	accel	tcg-icount" \
+		"set	vcpus	1" "set	per_cell	1" "set	jobs	2" "set	hosts	$tmp/hosts" \
+		"job	kernel:a	-	1-2	100	a	plain	cold"
+	for r in 1 2 3; do printf 'job\tcell:a/w/rep%s\tkernel:a\t0\t30\ta\tw\trep%s\t%s\tlatency\n' "$r" "$r" "$r"; done
+	printf 'job\tsummary\tcell:*\t1\t5\n'
+} >"$tmp/lab"
+out=$("$ex" --simulate --schedule "$tmp/lab")
+tap_is "$(for r in 1 2 3; do at "$out" "cell:a/w/rep$r"; done | tr '\n' ';')" "100 130 lab;100 130 lab;130 160 lab;" \
+	"a lab: cells after the builds, two at once on the hosts' two slots, the third when one frees"
+tap_is "$(at "$out" summary)" "160 165 0" "and the summary after the last"
 
 # bad_plan NAME REGEX: the plan in $tmp/bad is refused with one line, exit 2.
 bad_plan() {

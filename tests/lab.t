@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# lab.t - run-matrix.sh --hosts: cells dispatched by GNU parallel over ssh.
+# lab.t - run-matrix.sh --hosts: cells given a host's slot by the executor's
+# one scheduler, each carried there by GNU parallel over ssh.
 # Without a second machine: an sshd of the test's own on a free port of
 # localhost, with a host key and a client key made for it (ssh reaches it
 # through PARALLEL_SSH="ssh -F <its config>"), and all three removed at the

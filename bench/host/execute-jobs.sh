@@ -10,7 +10,7 @@
 # executor and the guard) and reports the job's CPU time.
 
 # shellcheck shell=bash
-# shellcheck disable=SC2154,SC2034 # S, J_*, out, plan: execute.sh's; J_WHY, LAB_*: read there and by lab.sh
+# shellcheck disable=SC2154,SC2034 # S, J_*, HOST_*, out, plan: execute.sh's; J_WHY, LAB_*: read there and by lab.sh
 
 export LOCKLAT_VARIANTS_DIR=${S[variants_dir]:-$LOCKLAT_VARIANTS_DIR} LOCKLAT_SERIES=${S[series]:-$LOCKLAT_SERIES}
 mkdir -p -- "$out/logs" 2>/dev/null || err_exit "cannot create the output directory $out" 1
@@ -57,7 +57,7 @@ CELL_ARGS=(--tasks "${S[tasks]}" --duration "${S[duration]}" --trace-duration "$
 
 # job_launch I N: job I on its N CPUs (J_PIN), in the background.
 job_launch() {
-	local i=$1 n=$2 pin=${J_PIN[$1]} ru log f a b v w c r passes eta=0 k
+	local i=$1 n=$2 pin=${J_PIN[$1]:-} ru log f a b v w c r passes eta=0 k
 	ru=$jobs_dir/${J_ID[i]//[\/:]/_}.rusage
 	J_START[i]=$SECONDS
 	IFS=$'\t' read -r a b c r passes <<<"${J_ARGS[i]}"
@@ -67,10 +67,12 @@ job_launch() {
 		progress matrix "building tools"
 		"$guard" --rusage "$ru" -- taskset -c "$pin" make -s -j "$n" -C "$LOCKLAT_ROOT" tools >/dev/null & ;;
 	sources) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --sources & ;;
+	rtla) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --rtla & ;;
 	image) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/bench/guest/mkinitramfs.sh" >"$jobs_dir/image.out" & ;;
 	kernel)
 		progress matrix "kernel $(kernel_name "$a" "$b") on CPU $pin"
-		"$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --flavour "$b" "$a" & ;;
+		"$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/build.sh" -j "$n" --no-rtla \
+			--flavour "$b" "$a" & ;;
 	modules) "$guard" --rusage "$ru" -- taskset -c "$pin" "$LOCKLAT_ROOT/kernels/modules/build.sh" "$a" & ;;
 	equivalence)
 		mkdir -p "$out/equivalence"
@@ -85,6 +87,15 @@ job_launch() {
 		for k in "${CELLS[@]}"; do
 			[ "${J_STATE[k]}" != wait ] || eta=$((eta + J_SEC[k]))
 		done
+		if [ -n "${J_HOST[i]:-}" ]; then
+			# A lab cell: the slot its host was given (bench/host/lab.sh).
+			lab_ready
+			progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on ${HOST_LOGIN[J_HOST[i]]} ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
+			lab_cell_run "$out" "$i" "${HOST_LOGIN[J_HOST[i]]}" "$ru" "${S[per_cell]}" "$LAB_CODE" \
+				"$v" "$w" "$c" "$r" "$passes" "${CELL_ARGS[@]}" --initramfs "$LAB_INITRAMFS" &
+			pid_job[$!]=$i
+			return 0
+		fi
 		progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
 		"$guard" --rusage "$ru" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 			--passes "$passes" "${CELL_ARGS[@]}" --pin "$pin" --initramfs "$initramfs" --out "$f" \
@@ -110,28 +121,35 @@ job_reap() {
 	i=${pid_job[$pid]}
 	unset "pid_job[$pid]"
 	job_account "$i" "$st"
-	job_outcome "$i" "$st" || st=1
+	job_outcome "$i" "$st" || {
+		[ $? -ne 2 ] || { job_requeue "$i"; return 0; }
+		st=1
+	}
 	job_ended "$i" "$st"
 }
 
 # job_account I STATUS: a line of DIR/logs/jobs: ID, exit status, wall,
 # user and system seconds, CPUs.
 job_account() {
-	local i=$1 ru user=- sys=-
+	local i=$1 ru user=- sys=- where
 	ru=$jobs_dir/${J_ID[i]//[\/:]/_}.rusage
 	[ ! -s "$ru" ] || read -r user sys <"$ru"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${J_ID[i]}" "$2" $((SECONDS - J_START[i])) "$user" "$sys" "${J_PIN[i]}" \
+	# Where it ran: its CPUs, or a lab cell's host.
+	where=${J_PIN[i]:-}
+	[ -n "$where" ] || [ -z "${J_HOST[$i]:-}" ] || where=${HOST_LOGIN[${J_HOST[$i]}]}
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${J_ID[i]}" "$2" $((SECONDS - J_START[i])) "$user" "$sys" "$where" \
 		>>"$out/logs/jobs"
 }
 
-# job_outcome I STATUS: what job I's end means; false if it failed. The
-# run's own stages stop it; a kernel or modules that did not build make
-# their cells INFRA (J_WHY says why); a cell's status is in its meta.
+# job_outcome I STATUS: what job I's end means; status 1 if it failed, 2
+# if it is to run again (a lab cell that did not come back). The run's own
+# stages stop it; a kernel or modules that did not build make their cells
+# INFRA (J_WHY says why); a cell's status is in its meta.
 job_outcome() {
 	local i=$1 st=$2 a b f line
 	IFS=$'\t' read -r a b _ <<<"${J_ARGS[i]}"
 	case ${J_KIND[i]} in
-	packages | tools | sources | image | summary | plots)
+	packages | tools | sources | rtla | image | summary | plots)
 		[ "$st" -eq 0 ] || err_exit "the ${J_KIND[i]} stage failed (exit $st)" 1
 		[ "${J_KIND[i]}" != image ] || initramfs=$(tail -n 1 "$jobs_dir/image.out") ;;
 	kernel)
@@ -163,6 +181,15 @@ job_outcome() {
 		warn "verify-equivalence.sh $a $b failed: the summary says it was not checked"
 		return 1 ;;
 	cell)
+		if [ -n "${J_HOST[i]:-}" ]; then
+			lab_cell_take "$out" "$i" && return 0
+			# Not back whole: again on another host, three tries in all,
+			# then INFRA (redone when the run is resumed).
+			J_TRIES[i]=$(( ${J_TRIES[i]:-0} + 1 ))
+			[ "${J_TRIES[i]}" -lt 3 ] && return 2
+			cell_failed_build "$i" "no lab host ran it, three tries ($out/logs/lab-joblog)"
+			return 0
+		fi
 		IFS=$'\t' read -r a b f _ <<<"${J_ARGS[i]}"
 		progress matrix "$(tail -n 1 "$out/logs/$a-$b-$f.log")" ;;
 	esac
@@ -182,40 +209,36 @@ cell_failed_build() {
 	mv "$dir.partial" "$dir"
 }
 
-# lab_dispatch I...: the cells I... on the lab's hosts (bench/host/lab.sh),
-# together; a cell no host could run is INFRA, redone when the run is
-# resumed.
-lab_dispatch() {
-	local i v w c r passes modules=0 code
+# lab_ready: once, before a lab's first cell: the bundle every host is
+# sent (its kernels, the guest image, the modules where a cell needs them)
+# and the dispatch's folders (bench/host/lab.sh).
+LAB_READY=0
+lab_ready() {
+	local i modules=0 passes
 	local -a variants_run
+	[ "$LAB_READY" -eq 0 ] || return 0
 	read -r -a variants_run <<<"${S[variants]}"
 	read -r -a LAB_WORKLOADS <<<"${S[workloads]}"
-	code=$(kv_get "$out/matrix" code_sha256)
-	rm -rf "$out/.lab"
-	mkdir -p "$out/.lab"
-	for i in "$@"; do
-		IFS=$'\t' read -r v w c r passes <<<"${J_ARGS[i]}"
-		printf '%s\t%s\t%s\t%s\t%s\n' "$v" "$w" "$c" "$r" "$passes" >>"$out/.lab/cells"
+	for i in "${CELLS[@]}"; do
+		IFS=$'\t' read -r _ _ _ _ passes <<<"${J_ARGS[i]}"
 		[ -z "$(pass_needs "$passes")" ] || modules=1
-		J_STATE[i]=ok
 	done
+	LAB_CODE=$(kv_get "$out/matrix" code_sha256)
 	# The hosts kept, as the plan found them ("N/LOGIN" each).
 	mapfile -t LAB_KEPT <"$out/hosts.kept"
-	progress matrix "the bundle each host is sent"
-	lab_bundle "$out" "$initramfs" "$modules" "$code" "${variants_run[@]}"
-	progress matrix "$# cells to ${S[jobs]} slot(s) on ${#LAB_KEPT[@]} host(s)"
-	lab_run "$out" "$guard" "${S[per_cell]}" "$code" "${CELL_ARGS[@]}" --initramfs "$LAB_INITRAMFS"
-	[ "$LAB_FAILED" -eq 0 ] || warn "$LAB_FAILED cell(s) ran on no host (GNU parallel tried each up to three times; $out/logs/lab-joblog)"
-	for i in "$@"; do
-		IFS=$'\t' read -r v w c _ <<<"${J_ARGS[i]}"
-		[ -e "$(cell_dir "$out" "$v" "$w" "$c")" ] || cell_failed_build "$i" "no lab host ran it ($out/logs/lab-joblog)"
-	done
 	rm -rf "$out/.lab"
+	mkdir -p "$out/.lab"
+	progress matrix "the bundle each host is sent"
+	lab_bundle "$out" "$initramfs" "$modules" "$LAB_CODE" "${variants_run[@]}"
+	lab_start "$out"
+	progress matrix "cells to ${S[jobs]} slot(s) on ${#HOST_LOGIN[@]} host(s)"
+	LAB_READY=1
 }
 
 # run_finish: the last lines: the cells, and the CPU each kind of job took
 # (user/sys seconds, from DIR/logs/jobs).
 run_finish() {
+	[ "$LAB_READY" -eq 0 ] || lab_finish "$out"
 	progress matrix "${#CELLS[@]} cells done in $(( (SECONDS - t_start) / 60 )) min"
 	# shellcheck disable=SC2016 # an awk program, expanded by awk
 	progress matrix "CPU, user/sys s: $(jobs_by_kind "$out/logs/jobs" | awk '

@@ -18,7 +18,11 @@
 # One scheduler, one set of host CPUs (0 .. budget-1): a job is given CPUs
 # when it starts and holds them until it ends; a cell pins its QEMU to
 # them, every other job runs under taskset on them, so make -j, which
-# follows the CPUs it may use (nproc), never oversubscribes them. A build
+# follows the CPUs it may use (nproc), never oversubscribes them. A lab's
+# hosts (--hosts; DIR/hosts.kept, "N/LOGIN") are more of the same: a lab
+# cell is given a free slot of a host as a local cell is given CPUs, and
+# goes back to wait, for another host, when it does not come back (three
+# tries). A build
 # takes what is free, up to its plan's CPUS. Cells come first, so that a
 # cell starts as soon as its kernel and the guest image exist; while
 # kernels remain, cells leave one CPU to the builds. Under overlap=no (kvm,
@@ -28,7 +32,7 @@
 # Resume is running the plan again: a complete cell is kept (an INFRA one
 # is redone), a kernel build finds its kernel current. A cell whose kernel
 # or modules did not build is written as an INFRA cell saying so. The
-# packages, tools, sources and image jobs are the run's: one that fails stops it.
+# packages, tools, sources, rtla and image jobs are the run's: one that fails stops it.
 # Each job's wall, user and system seconds go to DIR/logs/jobs (a line per
 # job: ID, status, wall, user, sys, CPUs).
 # Exit: 0 done (cells may hold findings), 1 a stage failed, 2 the run's tree
@@ -114,8 +118,47 @@ needs_resolve
 out=${S[out]}
 budget=${S[budget]}
 
+# --- a lab's hosts: slots, given to its cells as CPUs are -------------------
+HOST_LOGIN=() HOST_FREE=()
+J_HOST=() J_AVOID=() J_TRIES=()
+if [ "${S[hosts]:--}" != - ]; then
+	if [ "$simulate" -eq 0 ] && [ -f "$out/hosts.kept" ]; then
+		while IFS= read -r kept; do
+			HOST_LOGIN+=("${kept#*/}") HOST_FREE+=("${kept%%/*}")
+		done <"$out/hosts.kept"
+	else
+		# The dry run's estimate: the slots together.
+		HOST_LOGIN=(lab) HOST_FREE=("${S[jobs]}")
+	fi
+fi
+# host_take I: a slot for lab cell I, of the host with the most free ones,
+# another than the one it did not come back from when there is one; false
+# when none is free.
+host_take() {
+	local h best='' avoid=${J_AVOID[$1]:-}
+	for h in "${!HOST_LOGIN[@]}"; do
+		[ "${HOST_FREE[h]}" -gt 0 ] || continue
+		if [ -z "$best" ] || host_better "$h" "$best" "$avoid"; then best=$h; fi
+	done
+	[ -n "$best" ] || return 1
+	J_HOST[$1]=$best
+	HOST_FREE[best]=$((HOST_FREE[best] - 1))
+}
+# host_better H B AVOID: host H before host B: B is the one to avoid and H
+# is not, or neither is (or both) and H has more free slots.
+host_better() {
+	[ "$2" != "$3" ] || [ "$1" = "$3" ] || return 0
+	[ "$1" != "$3" ] || [ "$2" = "$3" ] || return 1
+	[ "${HOST_FREE[$1]}" -gt "${HOST_FREE[$2]}" ]
+}
+host_give() {
+	local h=${J_HOST[$1]:-}
+	[ -n "$h" ] || return 0
+	HOST_FREE[h]=$((HOST_FREE[h] + 1))
+}
+
 is_build() {
-	case ${J_KIND[$1]} in packages | tools | sources | image | kernel | modules | equivalence) return 0 ;; esac
+	case ${J_KIND[$1]} in packages | tools | sources | rtla | image | kernel | modules | equivalence) return 0 ;; esac
 	return 1
 }
 
@@ -176,7 +219,8 @@ if [ "$simulate" -eq 1 ]; then
 		local wall=${J_SEC[$1]}
 		[ "$2" -ge "${J_MAX[$1]}" ] || wall=$((wall * $(speedup "${J_MAX[$1]}") / $(speedup "$2")))
 		J_END[$1]=$((now + wall))
-		[ "$schedule" -eq 0 ] || printf '%d\t%d\t%s\t%s\n' "$now" "${J_END[$1]}" "${J_PIN[$1]}" "${J_ID[$1]}"
+		[ "$schedule" -eq 0 ] || printf '%d\t%d\t%s\t%s\n' "$now" "${J_END[$1]}" \
+			"${J_PIN[$1]:-${HOST_LOGIN[${J_HOST[$1]:-0}]:-}}" "${J_ID[$1]}"
 	}
 	job_reap() {
 		local i first=''
@@ -186,12 +230,6 @@ if [ "$simulate" -eq 1 ]; then
 		done
 		now=${J_END[first]}
 		job_ended "$first" 0
-	}
-	lab_dispatch() {
-		local i s=0
-		for i in "$@"; do s=$((s + J_SEC[i])); J_STATE[i]=ok; done
-		[ "$schedule" -eq 0 ] || printf '%d\t%d\t%s\t%s\n' "$now" $((now + s / S[jobs])) lab "$# cells"
-		now=$((now + s / S[jobs]))
 	}
 else
 	# shellcheck source=bench/host/execute-jobs.sh
@@ -208,19 +246,28 @@ job_start() {
 	running=$((running + 1))
 	job_launch "$i" "$n"
 }
-# job_ended I STATUS: I's CPUs back; done, or failed with its reason.
+# job_ended I STATUS: I's CPUs (or a lab cell's slot) back; done, or
+# failed with its reason.
 job_ended() {
 	local i=$1
 	[ "${J_KIND[i]}" != cell ] || cells_cpus=$((cells_cpus - J_MAX[i]))
 	cpus_give "$i"
+	host_give "$i"
 	running=$((running - 1))
 	J_STATE[i]=ok
 	[ "$2" -eq 0 ] || J_STATE[i]=fail
 }
+# job_requeue I: lab cell I waits again, for a host it did not fail on.
+job_requeue() {
+	job_ended "$1" 0
+	J_AVOID[$1]=${J_HOST[$1]}
+	unset "J_HOST[$1]"
+	J_STATE[$1]='wait'
+}
 
 # schedule: start every job that can start now; true if one did.
 schedule() {
-	local i started=1 left=0 lab=()
+	local i started=1 left=0
 	builds_left && left=1
 	for i in "${!J_ID[@]}"; do
 		{ [ "${J_KIND[i]}" = cell ] && [ "${J_STATE[i]}" = wait ]; } || continue
@@ -229,7 +276,17 @@ schedule() {
 		fail:*) cell_unbuilt "$i" "${NS#fail:}"; started=0; continue ;;
 		wait) continue ;;
 		esac
-		if [ "${J_MAX[i]}" -eq 0 ]; then lab+=("$i"); continue; fi
+		if [ "${J_MAX[i]}" -eq 0 ]; then
+			# A lab cell: once no build is left (the bundle carries every
+			# kernel), on a host's free slot.
+			[ "$left" -eq 0 ] || continue
+			host_take "$i" || continue
+			J_STATE[i]=run J_START[i]=$now
+			running=$((running + 1))
+			job_launch "$i" 0
+			started=0
+			continue
+		fi
 		[ "${S[overlap]}" = yes ] || [ "$left" -eq 0 ] || continue
 		# While kernels remain, one CPU stays theirs.
 		[ $((cells_cpus + J_MAX[i] + left)) -le "$budget" ] || continue
@@ -252,11 +309,6 @@ schedule() {
 		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
 		job_start "$i"; started=0
 	done
-	# A lab's cells go to its hosts together, once no build is left.
-	if [ "${#lab[@]}" -gt 0 ] && [ "$left" -eq 0 ] && [ "$running" -eq 0 ]; then
-		lab_dispatch "${lab[@]}"
-		started=0
-	fi
 	return "$started"
 }
 

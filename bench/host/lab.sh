@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # lab.sh - run-matrix.sh --hosts FILE: the cells of a run on several hosts,
-# dispatched by GNU parallel over ssh (sourced by run-matrix.sh). Kernels,
-# tools and the guest image are built once, here; each host is sent them
-# once (parallel --basefile) and runs whichever cell is next when one of its
-# slots is free; each cell comes back (--return) into the run's tree as a
-# local cell is written there.
+# carried by GNU parallel over ssh (sourced by run-matrix.sh and
+# bench/host/execute.sh). Kernels, tools and the guest image are built once,
+# here; the executor, whose one scheduler gives each cell a free slot of a
+# host as it gives a local cell its CPUs, starts each on its host
+# (lab_cell_run: parallel -S, the bundle sent by --basefile, which rsync
+# finds current after a host's first cell); each cell comes back
+# (--return) into the run's tree as a local cell is written there.
 #
 # FILE is GNU parallel's --sshloginfile: one host per line, "[N/]LOGIN" with
 # LOGIN "[user@]host", an ssh command and its host ("ssh -p 2222 user@host"),
@@ -17,9 +19,10 @@
 #
 # While a run is dispatched, under DIR/.lab/ (a dot folder, which the
 # summary does not read; removed when the cells are in):
-#   sshlogins               the hosts kept, "N/LOGIN" (what parallel reads)
-#   cells                   the cells to run, "variant workload cell rep passes" (tab-separated)
-#   joblog                  parallel's: host, exit status and time of each job
+#   sshlogins               the hosts kept, "N/LOGIN"
+#   jobs/<ID>.{cell,out,err,joblog}  a cell's launch: "variant workload cell rep
+#                           passes" (tab-separated), lab-cell.sh's line, parallel's
+#                           complaints and job log (appended to DIR/logs/lab-joblog)
 #   W/bundle/               what each host is sent: the tree, build/bin, the run's
 #                           kernels and modules, the guest image, setup images
 #   W/incoming/<v>/<w>/<c>  a cell as it comes back (":" writes it there directly)
@@ -32,7 +35,7 @@
 . "$LOCKLAT_ROOT/workloads/workloads.sh"
 
 LAB_LOGIN=() LAB_SLOTS=() LAB_KEPT=() LAB_REPORT=() LAB_WORKLOADS=() LAB_ACCEL='' LAB_ERR=''
-LAB_INITRAMFS='' LAB_FAILED=0
+LAB_INITRAMFS='' LAB_W='' LAB_REVISION=''
 declare -A LAB_ANSWER=()
 
 # lab_hosts_read FILE: FILE's hosts into LAB_LOGIN and LAB_SLOTS (N, or
@@ -298,56 +301,73 @@ lab_collect() {
 	fi
 }
 
-# lab_run OUT GUARD PER_CELL CODE_SHA256 RUN_CELL_ARGS...: the cells listed
-# in OUT/.lab/cells (tab-separated: variant, workload, cell, rep, passes) on
-# LAB_KEPT's hosts, from the bundle lab_bundle made; CODE_SHA256 the run's
-# measurement code (DIR/matrix), which each copy must hash to; RUN_CELL_ARGS
-# the options every cell shares (bench/host/run-cell.sh's, the initramfs
-# relative to the bundle). Each cell moves into OUT as soon as it is back
-# whole. A cell that failed everywhere GNU parallel tried it (three hosts,
-# or the same one three times) is not written: the caller says so. Cells
-# that came back from an earlier, stopped dispatch are not taken: one may
-# have been stopped half way back. Sets LAB_FAILED: parallel's status, the
-# number of such cells.
-lab_run() {
-	local out=$1 guard=$2 per=$3 code=$4 lab=$1/.lab w pid line revision rel digest
-	shift 4
-	w=$(lab_workdir "$out")
+# lab_start OUT: the hosts' side of a dispatch, made ready: OUT/.lab/
+# sshlogins (the kept hosts), the workdir's incoming/ and logs/, the
+# cells' launch records (OUT/.lab/jobs/). After lab_bundle. Sets LAB_W
+# (the workdir, the same on every host) and LAB_REVISION.
+lab_start() {
+	local out=$1 lab=$1/.lab
+	LAB_W=$(lab_workdir "$out")
 	printf '%s\n' "${LAB_KEPT[@]}" >"$lab/sshlogins"
-	revision=$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)
-	rm -rf "${lab:?}/$w/incoming" "${lab:?}/$w/logs"
-	mkdir -p "$lab/$w/incoming" "$lab/$w/logs"
-	: >"$lab/parallel.out"
-	LAB_FAILED=0
+	LAB_REVISION=$(git -C "$LOCKLAT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)
+	rm -rf "${lab:?}/$LAB_W/incoming" "${lab:?}/$LAB_W/logs" "${lab:?}/jobs"
+	mkdir -p "$lab/$LAB_W/incoming" "$lab/$LAB_W/logs" "$lab/jobs"
+}
+
+# lab_cell_run OUT ID LOGIN RUSAGE PER_CELL CODE_SHA256 V W C REP PASSES
+# RUN_CELL_ARGS...: one cell on the host LOGIN, from the bundle (sent by
+# parallel --basefile, which rsync finds current after the first cell),
+# as the process it is called in (it execs the stage guard, whose RUSAGE
+# file gets parallel's CPU time here): the executor starts it as a job of
+# its own and decides where each cell goes (bench/host/execute.sh).
+# CODE_SHA256 is the run's measurement code, which the host's copy must
+# hash to; RUN_CELL_ARGS the options every cell shares (run-cell.sh's, the
+# initramfs relative to the bundle). Its output, lab-cell.sh's line, goes
+# to OUT/.lab/jobs/ID.out, parallel's job log to ID.joblog; the cell to
+# W/incoming/ (lab_cell_take).
+lab_cell_run() {
+	local out=$1 id=$2 login=$3 ru=$4 per=$5 code=$6 lab=$1/.lab
+	shift 6
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >"$lab/jobs/$id.cell"
+	shift 5
 	# -q: each word quoted for the host's shell, the fields of a cell too.
-	# The guard is this script's child (a subshell that execs it); --tree:
-	# parallel starts each job in a process group of its own, and the jobs,
-	# their ssh and their QEMUs must die with the run too.
-	(cd "$lab" && exec "$guard" --tree -- parallel --will-cite -q --sshloginfile sshlogins \
-		--workdir "$w" --basefile "$w/./bundle" \
-		--return "$w/./incoming/{1}/{2}/{3}" --return "$w/./logs/{1}-{2}-{3}.log" --cleanup \
-		--colsep '\t' --arg-file cells --joblog joblog --retries 3 \
+	# --tree: parallel starts each job in a process group of its own, and
+	# the job, its ssh and its QEMU must die with the run too.
+	cd "$lab" && exec "$LOCKLAT_ROOT/build/bin/locklat-guard" --tree --rusage "$ru" -- \
+		parallel --will-cite -q -S "1/$login" \
+		--workdir "$LAB_W" --basefile "$LAB_W/./bundle" \
+		--return "$LAB_W/./incoming/{1}/{2}/{3}" --return "$LAB_W/./logs/{1}-{2}-{3}.log" \
+		--colsep '\t' --arg-file "jobs/$id.cell" --joblog "jobs/$id.joblog" \
 		bash bundle/bench/host/lab-cell.sh --out 'incoming/{1}/{2}/{3}' --log 'logs/{1}-{2}-{3}.log' \
-		--host-cpus "$per" --code-sha256 "$code" --revision "$revision" -- \
+		--host-cpus "$per" --code-sha256 "$code" --revision "$LAB_REVISION" -- \
 		--variant '{1}' --workload '{2}' --rep '{4}' --passes '{5}' "$@" \
-		>parallel.out 2>parallel.err 8>&-) &
-	pid=$!
-	# One line per cell as its job ends (parallel prints a job's output
-	# whole when it is done, after its return): lab-cell.sh's "folder<TAB>
-	# digest<TAB>what became of it".
-	tail -n +1 -f --pid="$pid" "$lab/parallel.out" | while IFS=$'\t' read -r rel digest line; do
+		>"jobs/$id.out" 2>"jobs/$id.err" 8>&-
+}
+
+# lab_cell_take OUT ID: after lab_cell_run ID ended, its cell moved into
+# OUT if it came back whole (lab_collect), with a progress line of what
+# became of it; true if it is there.
+lab_cell_take() {
+	local out=$1 id=$2 lab=$1/.lab rel digest line v w c
+	IFS=$'\t' read -r v w c _ <"$lab/jobs/$id.cell"
+	if IFS=$'\t' read -r rel digest line <"$lab/jobs/$id.out" 2>/dev/null && [ -n "$rel" ]; then
 		progress matrix "$line"
-		lab_collect "$lab/$w" "$out" "${rel#incoming/}" "$digest"
-	done
-	# shellcheck disable=SC2034 # read by run-matrix.sh
-	wait "$pid" || LAB_FAILED=$?
-	lab_collect "$lab/$w" "$out"
-	grep -v '^parallel: Warning: --cleanup' "$lab/parallel.err" | sed 's/^/  /' >&2 || true
-	cat "$lab/joblog" >>"$out/logs/lab-joblog"
-	# Each host's folder (parallel's --cleanup leaves the folders), then
-	# the bundle here.
-	lab_parallel "$lab" --nonall --sshloginfile sshlogins rm -rf "$w" >/dev/null 2>&1 || true
-	rm -rf "${lab:?}/.locklat-lab"
+		lab_collect "$lab/$LAB_W" "$out" "${rel#incoming/}" "$digest"
+	else
+		grep -v '^parallel: Warning: --cleanup' "$lab/jobs/$id.err" 2>/dev/null | sed 's/^/  /' >&2 || true
+	fi
+	cat "$lab/jobs/$id.joblog" >>"$out/logs/lab-joblog" 2>/dev/null || true
+	[ -e "$(cell_dir "$out" "$v" "$w" "$c")" ]
+}
+
+# lab_finish OUT: the dispatch's end: every log that came back, each
+# host's folder removed, then the bundle here.
+lab_finish() {
+	local out=$1 lab=$1/.lab
+	[ -d "$lab" ] || return 0
+	lab_collect "$lab/$LAB_W" "$out"
+	lab_parallel "$lab" --nonall --sshloginfile sshlogins rm -rf "$LAB_W" >/dev/null 2>&1 || true
+	rm -rf "${lab:?}"
 }
 
 # lab_bundle OUT INITRAMFS MODULES CODE_SHA256 VARIANT...: what every host

@@ -8,7 +8,7 @@
 # The plan's lines, tab-separated:
 #   set  KEY  VALUE                     a setting every job of the run shares
 #   job  ID  NEEDS  CPUS  SECONDS  ARG...
-# ID is KIND[:NAME] (packages, tools, sources, image, kernel:<name>, modules:<variant>,
+# ID is KIND[:NAME] (packages, tools, sources, rtla, image, kernel:<name>, modules:<variant>,
 # equivalence:<a>-vs-<b>, cell:<variant>/<workload>/<cell>, summary, plots);
 # NEEDS the comma-separated IDs (shell patterns allowed) that must be done
 # before it starts, "-" none; CPUS the host CPUs it runs on, "1-N" when it
@@ -33,7 +33,8 @@ plan_factor_x10() {
 # as DIR/logs/jobs has them on this machine: the packages installed, the
 # tools built from scratch, the guest image and the modules built, a built
 # kernel found current (make -j1), the summary and plots of a default run.
-PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=15 PLAN_SECONDS_SOURCES=70 PLAN_SECONDS_IMAGE=30 PLAN_SECONDS_MODULES=30
+PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=15 PLAN_SECONDS_SOURCES=20 PLAN_SECONDS_RTLA=15 PLAN_SECONDS_IMAGE=30
+PLAN_SECONDS_MODULES=30
 PLAN_SECONDS_EQUIVALENCE=120 PLAN_SECONDS_BUILT_KERNEL=6 PLAN_SECONDS_SUMMARY=5 PLAN_SECONDS_PLOTS=10
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
@@ -321,13 +322,16 @@ plan_write() {
 		history_kinds "${#history_seconds[@]}"
 	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
-	# Debian's pristine tree and rtla (kernels/build.sh --sources), beside
-	# the tools: the guest image packs both, each kernel's tree links the
-	# pristine one.
+	# Debian's pristine tree (kernels/build.sh --sources) beside the tools:
+	# each kernel's tree links it; then rtla from it (--rtla), beside the
+	# first kernels: the guest image packs it.
 	s=$PLAN_SECONDS_SOURCES
-	[ ! -x "$LOCKLAT_BUILD/rtla/rtla" ] || s=$PLAN_SECONDS_BUILT_KERNEL
+	[ ! -f "$LOCKLAT_BUILD/src/pristine/Makefile" ] || s=$PLAN_SECONDS_BUILT_KERNEL
 	plan_job sources packages "1-$budget" "$s"
-	plan_job image tools,sources 1 "$PLAN_SECONDS_IMAGE"
+	s=$PLAN_SECONDS_RTLA
+	[ ! -x "$LOCKLAT_BUILD/rtla/rtla" ] || s=$PLAN_SECONDS_BUILT_KERNEL
+	plan_job rtla sources "1-$budget" "$s"
+	plan_job image tools,rtla 1 "$PLAN_SECONDS_IMAGE"
 	plan_kernel_jobs
 	# What the passes build per variant beyond its kernels (a pass file's
 	# needs=: the modules, against the plain kernel).

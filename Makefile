@@ -124,9 +124,10 @@ summary: tools ## summarise a run (RUN=results/<run-id>, default the latest)
 plots: ## draw a run's plots with gnuplot (after make summary)
 	bench/report/report.sh plots $(RUN)
 
-compare: tools ## B against A: make compare A=results/<run1> B=results/<run2> [OUT=dir]
+compare: tools ## B against A: make compare A=results/<run1> B=results/<run2> [OUT=dir] [THRESHOLD=pct] [ALLOW_DIFFERENT=1]; exit 1 if B regressed
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=results/<run1> B=results/<run2>" >&2; exit 2; }
-	bench/report/report.sh compare $(A) $(B) $(OUT)
+	LOCKLAT_COMPARE_THRESHOLD=$(THRESHOLD) LOCKLAT_COMPARE_ALLOW_DIFFERENT=$(ALLOW_DIFFERENT) \
+		bench/report/report.sh compare $(A) $(B) $(OUT)
 
 check: tools ## unit tests, shellcheck and the smoke boot, as TAP through prove
 	prove -v tests/

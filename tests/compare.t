@@ -7,7 +7,10 @@
 # naming it, unless --allow-different), against one missing a group (named
 # as measured in one run only); an old summary without settings is refused;
 # the committed reference compares with itself; report.sh compare writes
-# where make compare says.
+# where make compare says. The gate: a copy with one group's maxima scaled
+# by 1.15 prints that row first on stdout, counts 1 regressed, writes a
+# "not ok" TAP line and exits 1; a threshold above the change lets it
+# pass; the same run twice is warned of; errors exit 2, never 1.
 . "$(dirname "$0")/lib/tap.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/build/bin/locklat-compare
@@ -15,7 +18,7 @@ bin=$root/build/bin/locklat-compare
 command -v jq >/dev/null || tap_skip_all "no jq (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 12
+tap_plan 20
 
 cp -a "$root/tests/fixtures/run" "$tmp/a"
 "$root/build/bin/locklat-summary" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
@@ -26,8 +29,9 @@ derive() {
 	jq "$2" "$tmp/a/summary.json" >"$tmp/$1/summary.json"
 }
 
-"$bin" --out "$tmp/same" "$tmp/a" "$tmp/a" >/dev/null
+"$bin" --out "$tmp/same" "$tmp/a" "$tmp/a" >/dev/null 2>"$tmp/same.err"
 tap_result $? "a run against itself"
+tap_like "$(cat "$tmp/same.err")" 'warning: A and B are the same run' "is warned of"
 tap_is "$(jq '[.groups[] | select(.ratio_b_over_a != null and .ratio_b_over_a != 1)] | length' "$tmp/same/compare.json")" 0 \
 	"every ratio B/A is 1"
 tap_is "$(jq '.groups | length' "$tmp/same/compare.json")" \
@@ -35,7 +39,8 @@ tap_is "$(jq '.groups | length' "$tmp/same/compare.json")" \
 	"a line for every group with repetitions"
 
 derive slower '(.groups[] | select(.variant == "baseline" and .workload == "squashfs") | .max_us) |= map(. * 3)'
-"$bin" --out "$tmp/slower-cmp" "$tmp/a" "$tmp/slower" >/dev/null
+"$bin" --out "$tmp/slower-cmp" "$tmp/a" "$tmp/slower" >"$tmp/slower.out"
+tap_is "$?" 1 "B slower than A: exit 1 (regressed)"
 row=$(grep '^| baseline | squashfs |' "$tmp/slower-cmp/compare.md")
 tap_like "$row" '\| B higher: 3\.00× \[[0-9.]+–[0-9.]+\] \(pass maximum\) \|$' "three times the maxima: B higher, 3.00×"
 lo=$(jq '.groups[] | select(.variant == "baseline" and .workload == "squashfs") | .ratio_ci95[0]' "$tmp/slower-cmp/compare.json")
@@ -45,8 +50,8 @@ tap_like "$(grep '^| local_lock | squashfs |' "$tmp/slower-cmp/compare.md")" 'no
 
 derive kvm '.settings.accel = "kvm"'
 err=$("$bin" --out "$tmp/kvm-cmp" "$tmp/a" "$tmp/kvm" 2>&1)
-tap_like "$?:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:.*different settings: accel \(tcg-icount vs kvm\)" \
-	"another accelerator: refused in one line naming it"
+tap_like "$?:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:.*different settings: accel \(tcg-icount vs kvm\) \(--allow-different, make compare ALLOW_DIFFERENT=1," \
+	"another accelerator: refused in one line naming it, and the knob of make compare"
 [ ! -e "$tmp/kvm-cmp" ]
 tap_result $? "and nothing written"
 "$bin" --allow-different --out "$tmp/kvm-cmp" "$tmp/a" "$tmp/kvm" >/dev/null &&
@@ -60,10 +65,29 @@ tap_is "$(jq -c '.only_in_a' "$tmp/fewer-cmp/compare.json")" '["local_lock/zram"
 
 derive old 'del(.settings)'
 err=$("$bin" --out "$tmp/old-cmp" "$tmp/a" "$tmp/old" 2>&1)
-tap_like "$?:$err" "^1:.*no settings: written by an older locklat-summary" "a summary without settings: refused, saying why"
+tap_like "$?:$err" "^2:.*no settings: written by an older locklat-summary" "a summary without settings: refused, saying why (exit 2: 1 is a regression)"
+
+# The gate, as LKP reads a comparison: one group of the committed
+# reference (tcg-icount: repetitions within a fraction of a percent) 15%
+# slower.
+mkdir -p "$tmp/ref-scaled"
+jq '(.groups[] | select(.variant == "local_lock" and .workload == "squashfs") | .max_us, .block_median_us) |= map(. * 1.15)' \
+	"$root/results/reference/summary.json" >"$tmp/ref-scaled/summary.json"
+out=$("$bin" --out "$tmp/scaled-cmp" "$root/results/reference" "$tmp/ref-scaled")
+tap_is "$?" 1 "one group 1.15x slower: exit 1"
+tap_like "$(sed -n 2p <<<"$out")" '^local_lock/squashfs +.* \+15\.0% .* regressed$' "its row comes first, +15.0%, regressed"
+tap_like "$(tail -n 2 <<<"$out" | head -n 1)" '^0 improved, 1 regressed, [0-9]+ unchanged, [0-9]+ not comparable' \
+	"the count: 1 regressed"
+tap_is "$(grep -c '^not ok' "$tmp/scaled-cmp/verdicts.tap"):$(grep -c '^not ok.*local_lock/squashfs: regressed' "$tmp/scaled-cmp/verdicts.tap")" "1:1" \
+	"verdicts.tap: one not ok, that group's"
+"$bin" --threshold 20 --out "$tmp/scaled20-cmp" "$root/results/reference" "$tmp/ref-scaled" >"$tmp/scaled20.out"
+tap_like "$?:$(grep '^local_lock/squashfs' "$tmp/scaled20.out")" '^0:.*changed, under the threshold$' \
+	"--threshold 20: the 15% change is under it, exit 0"
+err=$("$bin" --threshold lots --out "$tmp/never" "$tmp/a" "$tmp/scaled" 2>&1)
+tap_like "$?:$err" "^2:.*--threshold wants a percentage" "a threshold that is no number: exit 2"
 
 # make compare A= B= (report.sh compare): the reference against itself.
-out=$("$root/bench/report/report.sh" compare "$root/results/reference" "$root/results/reference" "$tmp/ref-cmp" 2>&1)
-tap_like "$?:$out" "^0:.*compare.md: [1-9][0-9]* groups compared" \
+out=$("$root/bench/report/report.sh" compare "$root/results/reference" "$root/results/reference" "$tmp/ref-cmp" 2>/dev/null)
+tap_like "$?:$(tail -n 1 <<<"$out")" "^0:.*compare.md: [1-9][0-9]* groups compared" \
 	"report.sh compare: the committed reference against itself ($(printf '%s' "$out" | tail -n 1))"
 tap_done

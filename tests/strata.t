@@ -55,8 +55,10 @@ tap_result $? "no pooled summary.csv or plot-data; each stratum has its own"
 tap_result $? "report.sh plots draws each stratum's plots ($(find "$run/by-host" -name '*.svg' | wc -l) svg)"
 
 err=$("$bin/locklat-compare" --out "$tmp/cmp" "$run" "$run" 2>&1)
-tap_like "$?:$(printf '%s\n' "$err" | wc -l):$err" '^1:1:.*several accelerators or host CPU models: compare one of its strata' \
-	"locklat-compare refuses the pooled run in one line"
+st=$?
+err=$(grep -v ': warning: A and B are the same run' <<<"$err")
+tap_like "$st:$(printf '%s\n' "$err" | wc -l):$err" '^2:1:.*several accelerators or host CPU models: compare one of its strata' \
+	"locklat-compare refuses the pooled run in one line (exit 2, an error)"
 "$bin/locklat-compare" --out "$tmp/cmp" "$run/by-host/tcg-icount-amd-epyc" "$run/by-host/tcg-icount-amd-epyc" >/dev/null
 tap_result $? "and compares a stratum"
 
@@ -64,7 +66,7 @@ tap_result $? "and compares a stratum"
 # cells counted), and a folder of no stratum removed.
 mkdir -p "$run/by-host/stale-stratum"
 summary "$run" >/dev/null
-tap_is "$(grep -c 'incomplete cells' "$run/by-host/tcg-icount-amd-epyc/summary.md")" 0 "a second summary reads no cells in by-host/"
+tap_is "$(grep -c 'unfinished cell' "$run/by-host/tcg-icount-amd-epyc/summary.md")" 0 "a second summary reads no cells in by-host/"
 [ ! -e "$run/by-host/stale-stratum" ] && [ -d "$run/by-host/tcg-icount-amd-epyc" ]
 tap_result $? "and removes a folder of no stratum, keeping the strata"
 

@@ -11,10 +11,13 @@
 #            and results/summary.md (the same text, its links made relative to results/)
 #   plots    gnuplot plots/*.gp -> RUN_DIR/plots/*.{png,svg}, copied to plots/
 #            (a run of several strata: RUN_DIR/by-host/<stratum>/plots/)
-#   compare  locklat-compare: B against A from their summary.json ->
-#            OUT_DIR/compare.{md,json} (default results/compare/<A>-vs-<B>);
-#            LOCKLAT_COMPARE_ALLOW_DIFFERENT=1 compares runs made with
-#            different settings
+#   compare  locklat-compare: B against A from their summary.json -> its
+#            table on stdout, OUT_DIR/compare.{md,json} and verdicts.tap
+#            (default results/compare/<A>-vs-<B>); exit 0 nothing regressed,
+#            1 something did, 2 error. LOCKLAT_COMPARE_ALLOW_DIFFERENT=1
+#            compares runs made with different settings,
+#            LOCKLAT_COMPARE_THRESHOLD=PCT sets the change that counts
+#            (default 10)
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
@@ -23,15 +26,17 @@ what=${1:-}
 case $what in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 # compare A B [OUT]: two runs' summaries side by side.
 compare_write() {
-	local bin=$LOCKLAT_BUILD/bin/locklat-compare a=$1 b=$2 out=${3:-} allow=()
-	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'"
+	local bin=$LOCKLAT_BUILD/bin/locklat-compare a=$1 b=$2 out=${3:-} allow=() threshold=()
+	# 1 means "regressed": every error is 2.
+	[ -x "$bin" ] || err_exit "$bin not built: run 'make tools'" 2
 	[ -d "$a" ] || err_exit "no result directory $a" 2
 	[ -d "$b" ] || err_exit "no result directory $b" 2
 	a=$(cd "$a" && pwd -P) b=$(cd "$b" && pwd -P)
 	out=${out:-$LOCKLAT_ROOT/results/compare/${a##*/}-vs-${b##*/}}
-	[ "${LOCKLAT_COMPARE_ALLOW_DIFFERENT:-0}" = 1 ] && allow=(--allow-different)
+	[ "${LOCKLAT_COMPARE_ALLOW_DIFFERENT:-0}" != 1 ] || allow=(--allow-different)
+	[ -z "${LOCKLAT_COMPARE_THRESHOLD:-}" ] || threshold=(--threshold "$LOCKLAT_COMPARE_THRESHOLD")
 	mkdir -p "$(dirname "$out")"
-	"$bin" "${allow[@]}" --out "$out" "$a" "$b"
+	"$bin" "${allow[@]}" "${threshold[@]}" --out "$out" "$a" "$b"
 }
 if [ "$what" = compare ]; then
 	{ [ $# -ge 3 ] && [ $# -le 4 ]; } || err_exit "usage: report.sh compare A_RUN B_RUN [OUT_DIR]" 2

@@ -15,7 +15,14 @@
  * Runs whose measurement settings differ (accelerator, vCPUs, memory, pass
  * and warm-up lengths, histogram range, start-up window) are refused in one
  * line naming what differs, unless --allow-different.
- * Exit: 0 written, 1 error, 2 bad usage or settings that differ.
+ *
+ * Each group is then regressed (B's latency higher: the interval above 1
+ * and the change over the threshold), improved (the same, lower), unchanged
+ * or not comparable (no interval). stdout gets the table, LKP-style, the
+ * changed rows first, and a count; OUT/verdicts.tap a TAP test per group,
+ * "not ok" for a regression, for a CI.
+ * Exit: 0 nothing regressed, 1 something did, 2 error (bad usage, settings
+ * that differ, a file that cannot be read or written).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +43,25 @@ enum option_values {
 	OPT_ALLOW_DIFFERENT = 1,
 	OPT_HELP,
 	OPT_OUT,
+	OPT_THRESHOLD,
+};
+
+/* Exit statuses: a CI reads 1 as "regressed", so an error is 2, never 1. */
+enum { EXIT_CLEAN = 0, EXIT_REGRESSED = 1, EXIT_ERROR = 2 };
+
+/* What became of a group from A to B, in the order stdout lists them. */
+enum change { CH_REGRESSED, CH_IMPROVED, CH_BELOW, CH_UNCHANGED, CH_NOT_COMPARABLE, CH_N };
+static const char *const change_words[CH_N] = {
+	[CH_REGRESSED] = "regressed", [CH_IMPROVED] = "improved", [CH_BELOW] = "changed, under the threshold",
+	[CH_UNCHANGED] = "unchanged", [CH_NOT_COMPARABLE] = "not comparable",
+};
+
+/* One compared group, for the stdout table and the TAP file. */
+struct row {
+	char name[256];
+	char a[48], b[48], change[24], interval[64];
+	enum change kind;
+	char verdict[400];
 };
 
 /* The settings that make two runs' numbers comparable (summary.json's "settings"). */
@@ -61,11 +87,15 @@ struct run {
 };
 
 static const char *const msg_opts[] = {
-	"usage: locklat-compare [--allow-different] --out DIR A_RUN B_RUN",
+	"usage: locklat-compare [--allow-different] [--threshold PCT] --out DIR A_RUN B_RUN",
 	"",
 	"  --allow-different  compare runs made with different settings (what",
-	"                     differs is said at the top of the output)",
-	"  --out DIR          where compare.md and compare.json go (created)",
+	"                     differs is said at the top of the output; make",
+	"                     compare: ALLOW_DIFFERENT=1)",
+	"  --threshold PCT    a change is a regression or an improvement when its",
+	"                     interval excludes 1 and it is over PCT % (default 10;",
+	"                     make compare: THRESHOLD=PCT)",
+	"  --out DIR          where compare.md, compare.json and verdicts.tap go (created)",
 	"  --help             this text",
 	NULL,
 };
@@ -99,16 +129,16 @@ static void run_load(struct run *r, const char *dir)
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	r->root = json_object_from_file(path);
 	if (!r->root)
-		err_exit(LL_EXIT_FAIL, "cannot read %s (make summary RUN=%s first)", path, dir);
+		err_exit(EXIT_ERROR, "cannot read %s (make summary RUN=%s first)", path, dir);
 	/* A run of several strata has no pooled groups: each stratum is a summary of its own. */
 	if (json_object_object_get_ex(r->root, "strata", NULL))
-		err_exit(LL_EXIT_FAIL, "%s ran under several accelerators or host CPU models: compare one of its "
+		err_exit(EXIT_ERROR, "%s ran under several accelerators or host CPU models: compare one of its "
 			 "strata, %s/by-host/<stratum> (its summary.md lists them)", dir, dir);
 	if (!json_object_object_get_ex(r->root, "groups", &r->groups) ||
 	    !json_object_is_type(r->groups, json_type_array))
-		err_exit(LL_EXIT_FAIL, "%s has no groups: not a locklat summary", path);
+		err_exit(EXIT_ERROR, "%s has no groups: not a locklat summary", path);
 	if (!json_object_object_get_ex(r->root, "settings", &r->settings))
-		err_exit(LL_EXIT_FAIL, "%s has no settings: written by an older locklat-summary (make summary RUN=%s)",
+		err_exit(EXIT_ERROR, "%s has no settings: written by an older locklat-summary (make summary RUN=%s)",
 			 path, dir);
 	r->name = json_str(r->root, "run", dir);
 }
@@ -168,6 +198,95 @@ static void settings_differ(const struct run *a, const struct run *b, const char
 	}
 }
 
+/* "median ±P%" of a side's maxima (P: half their range, of the median), or "–"; "+ failed" when some failed. */
+static const char *spread_pct(char *buf, size_t size, const struct side *s)
+{
+	double m;
+
+	if (!s->n) {
+		snprintf(buf, size, "%s", s->failed ? "all failed" : "–");
+		return buf;
+	}
+	m = median(s->max, s->n);
+	snprintf(buf, size, "%.0f ±%.1f%%%s", m, m > 0 ? 50 * (max_of(s->max, s->n) - min_of(s->max, s->n)) / m : 0,
+		 s->failed ? " +failed" : "");
+	return buf;
+}
+
+/* What a judgement of B against A says, at threshold (a fraction: 0.1 for 10%). */
+static enum change change_of(const struct judgement *j, double threshold)
+{
+	if (!j->ci.valid || j->ci.coverage <= 0 || isnan(j->ci.estimate))
+		return CH_NOT_COMPARABLE;
+	if (j->ci.lo > 1)
+		return j->ci.estimate > 1 + threshold ? CH_REGRESSED : CH_BELOW;
+	if (j->ci.hi < 1)
+		return j->ci.estimate < 1 / (1 + threshold) ? CH_IMPROVED : CH_BELOW;
+	return CH_UNCHANGED;
+}
+
+/* s on f, padded with spaces to width columns (UTF-8: a character is a column), right-aligned when right. */
+static void print_padded(const char *s, int width, bool right)
+{
+	int cols = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	if (right)
+		printf("%*s%s", width > cols ? width - cols : 0, "", s);
+	else
+		printf("%s%*s", s, width > cols ? width - cols : 0, "");
+}
+
+static void row_print(const char *name, const char *a, const char *change, const char *b, const char *interval,
+		      const char *verdict)
+{
+	print_padded(name, 26, false);
+	print_padded(a, 22, true);
+	print_padded(change, 10, true);
+	print_padded(b, 22, true);
+	fputs("  ", stdout);
+	print_padded(interval, 24, false);
+	printf(" %s\n", verdict);
+}
+
+/* The rows on stdout, the changed first, and the count of each kind. */
+static void rows_print(const struct row *rows, size_t n, double threshold)
+{
+	size_t counts[CH_N] = { 0 }, i;
+	int k;
+
+	row_print("build/workload", "A max ±spread", "%change", "B max ±spread", "B/A [95% interval]", "change");
+	for (k = 0; k < CH_N; k++)
+		for (i = 0; i < n; i++)
+			if (rows[i].kind == (enum change)k) {
+				row_print(rows[i].name, rows[i].a, rows[i].change, rows[i].b, rows[i].interval,
+					  change_words[k]);
+				counts[k]++;
+			}
+	printf("%zu improved, %zu regressed, %zu unchanged, %zu not comparable (a change: the interval excludes 1 "
+	       "and it is over %.0f%%)\n", counts[CH_IMPROVED], counts[CH_REGRESSED], counts[CH_UNCHANGED] + counts[CH_BELOW],
+	       counts[CH_NOT_COMPARABLE], threshold * 100);
+}
+
+/* OUT/verdicts.tap: a test per compared group, "not ok" for a regression. */
+static void tap_write(const char *out, const struct row *rows, size_t n)
+{
+	FILE *f = output_open(out, "verdicts.tap");
+	size_t i;
+
+	fprintf(f, "TAP version 13\n1..%zu\n", n);
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		fprintf(f, "%s %zu - %s: %s %s, B/A %s: %s%s\n", r->kind == CH_REGRESSED ? "not ok" : "ok", i + 1, r->name,
+			change_words[r->kind], r->change, r->interval, r->verdict,
+			r->kind == CH_NOT_COMPARABLE ? " # SKIP no interval" : "");
+	}
+	output_close(f, out, "verdicts.tap");
+}
+
 /* "median [min–max]" of n values, or "–". */
 static const char *spread(char *buf, size_t size, const struct side *s)
 {
@@ -214,6 +333,7 @@ int main(int argc, char **argv)
 		{ "allow-different", no_argument, NULL, OPT_ALLOW_DIFFERENT },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "out", required_argument, NULL, OPT_OUT },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ NULL, 0, NULL, 0 },
 	};
 	char differ[4096], context[4096], buf_a[128], buf_b[128];
@@ -221,12 +341,17 @@ int main(int argc, char **argv)
 	json_object *jroot, *jgroups, *jonly_a, *jonly_b;
 	const char *out = NULL;
 	struct run a, b;
-	bool allow = false;
-	size_t i, compared = 0;
+	bool allow = false, same;
+	size_t i, compared = 0, regressed = 0;
+	struct row *rows;
+	double threshold = 0.10;
+	char *end, *real_a, *real_b;
 	FILE *md;
 	int c;
 
 	ll_prog = "locklat-compare";
+	/* Whatever fails exits 2: 1 is a regression. */
+	output_exit_status = EXIT_ERROR;
 	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_ALLOW_DIFFERENT:
@@ -238,12 +363,26 @@ int main(int argc, char **argv)
 		case OPT_OUT:
 			out = optarg;
 			break;
+		case OPT_THRESHOLD:
+			threshold = strtod(optarg, &end) / 100;
+			if (end == optarg || *end || !(threshold >= 0) || threshold > 100)
+				err_exit(EXIT_ERROR, "--threshold wants a percentage from 0 to 10000, got '%s'", optarg);
+			break;
 		default:
 			usage(LL_EXIT_USAGE);
 		}
 	}
 	if (argc - optind != 2 || !out)
-		usage(LL_EXIT_USAGE);
+		usage(EXIT_ERROR);
+	/* The same run twice compares nothing: every change is 0 by construction. */
+	real_a = realpath(argv[optind], NULL);
+	real_b = realpath(argv[optind + 1], NULL);
+	same = real_a && real_b && !strcmp(real_a, real_b);
+	free(real_a);
+	free(real_b);
+	if (same)
+		fprintf(stderr, "%s: warning: A and B are the same run (%s): every change is 0 by construction\n", ll_prog,
+			argv[optind]);
 	run_load(&a, argv[optind]);
 	run_load(&b, argv[optind + 1]);
 	settings_differ(&a, &b, measurement_settings, ARRAY_SIZE(measurement_settings), differ, sizeof(differ));
@@ -256,11 +395,14 @@ int main(int argc, char **argv)
 			 json_object_get_double(json_object_object_get(b.root, "startup_window_s")));
 	}
 	if (differ[0] && !allow)
-		err_exit(LL_EXIT_USAGE, "the runs were made with different settings: %s (--allow-different compares them anyway)",
-			 differ);
+		err_exit(EXIT_ERROR, "the runs were made with different settings: %s (--allow-different, make compare "
+			 "ALLOW_DIFFERENT=1, compares them anyway)", differ);
 	settings_differ(&a, &b, context_settings, ARRAY_SIZE(context_settings), context, sizeof(context));
 	if (mkdir(out, 0755) && errno != EEXIST)
-		err_exit_errno(LL_EXIT_FAIL, "mkdir %s", out);
+		err_exit_errno(EXIT_ERROR, "mkdir %s", out);
+	rows = calloc(json_object_array_length(b.groups) + 1, sizeof(*rows));
+	if (!rows)
+		err_exit(EXIT_ERROR, "out of memory");
 
 	md = output_open(out, "compare.md");
 	fprintf(md, "# locklat compare: `%s` → `%s`\n\n", a.name, b.name);
@@ -268,7 +410,10 @@ int main(int argc, char **argv)
 	md_run(md, "B", &b);
 	fprintf(md, "- Measurement settings that differ: %s%s\n", differ[0] ? differ : "none",
 		differ[0] ? " (compared because of --allow-different: ratios mix the settings' effect with the builds')" : "");
-	fprintf(md, "- Also different: %s\n\n", context[0] ? context : "nothing else recorded");
+	fprintf(md, "- Also different: %s\n", context[0] ? context : "nothing else recorded");
+	if (same)
+		fprintf(md, "- **A and B are the same run**: every change is 0 by construction.\n");
+	fputc('\n', md);
 	fprintf(md, "B against A for each build and workload measured in both: the Hodges–Lehmann ratio B/A "
 		"with its exact 95%% interval, of the typical worst second where both runs have it and of the "
 		"pass maximum otherwise; the Mann–Whitney p of the pass maxima; repetitions that failed under "
@@ -303,6 +448,26 @@ int main(int argc, char **argv)
 		ja = (struct judge_side){ .name = "A", .max = sa.max, .blocks = sa.blocks, .n = sa.n,
 					  .failed = sa.failed, .min_blocks = sa.min_blocks };
 		judge(&j, &jb, &ja);
+		{
+			struct row *r = &rows[compared];
+
+			snprintf(r->name, sizeof(r->name), "%s", name);
+			spread_pct(r->a, sizeof(r->a), &sa);
+			spread_pct(r->b, sizeof(r->b), &sb);
+			r->kind = change_of(&j, threshold);
+			if (j.ci.valid && !isnan(j.ci.estimate) && !isinf(j.ci.estimate))
+				snprintf(r->change, sizeof(r->change), "%+.1f%%", 100 * (j.ci.estimate - 1));
+			else
+				snprintf(r->change, sizeof(r->change), "–");
+			if (j.ci.valid && j.ci.coverage > 0)
+				snprintf(r->interval, sizeof(r->interval), "%s× [%s–%s]",
+					 ratio_str(est, sizeof(est), j.ci.estimate), ratio_str(lo, sizeof(lo), j.ci.lo),
+					 ratio_str(hi, sizeof(hi), j.ci.hi));
+			else
+				snprintf(r->interval, sizeof(r->interval), "no interval");
+			snprintf(r->verdict, sizeof(r->verdict), "%s", j.verdict);
+			regressed += r->kind == CH_REGRESSED;
+		}
 		compared++;
 		fprintf(md, "| %s | %s | %s%s | %s%s |", variant, workload, spread(buf_a, sizeof(buf_a), &sa),
 			sa.failed ? " + failed" : "", spread(buf_b, sizeof(buf_b), &sb), sb.failed ? " + failed" : "");
@@ -333,6 +498,7 @@ int main(int argc, char **argv)
 		json_object_object_add(o, "ratio_max_ci95", json_interval(&j.ci_max));
 		json_object_object_add(o, "p_max", json_double_or_null(j.p_max));
 		json_object_object_add(o, "verdict", json_object_new_string(j.verdict));
+		json_object_object_add(o, "change", json_object_new_string(change_words[rows[compared - 1].kind]));
 		json_object_array_add(jgroups, o);
 	}
 	/* Groups A measured that B did not. */
@@ -370,13 +536,18 @@ int main(int argc, char **argv)
 	json_object_object_add(jroot, "groups", jgroups);
 	json_object_object_add(jroot, "only_in_a", jonly_a);
 	json_object_object_add(jroot, "only_in_b", jonly_b);
+	json_object_object_add(jroot, "threshold_pct", json_object_new_double(threshold * 100));
+	json_object_object_add(jroot, "same_run", json_object_new_boolean(same));
 	md = output_open(out, "compare.json");
 	fputs(json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), md);
 	fputc('\n', md);
 	output_close(md, out, "compare.json");
+	tap_write(out, rows, compared);
+	rows_print(rows, compared, threshold);
 	printf("%s/compare.md: %zu groups compared\n", out, compared);
+	free(rows);
 	json_object_put(jroot);
 	json_object_put(a.root);
 	json_object_put(b.root);
-	return LL_EXIT_OK;
+	return regressed ? EXIT_REGRESSED : EXIT_CLEAN;
 }

@@ -8,6 +8,8 @@
 
 #include "locklat.h"
 
+int output_exit_status = LL_EXIT_FAIL;
+
 FILE *output_open(const char *dir, const char *name)
 {
 	char path[4096];
@@ -16,7 +18,7 @@ FILE *output_open(const char *dir, const char *name)
 	snprintf(path, sizeof(path), "%s/%s.tmp", dir, name);
 	f = fopen(path, "w");
 	if (!f)
-		err_exit_errno(LL_EXIT_FAIL, "create %s", path);
+		err_exit_errno(output_exit_status, "create %s", path);
 	return f;
 }
 
@@ -27,9 +29,9 @@ void output_close(FILE *f, const char *dir, const char *name)
 	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (fflush(f) || ferror(f) || fclose(f))
-		err_exit_errno(LL_EXIT_FAIL, "write %s", tmp);
+		err_exit_errno(output_exit_status, "write %s", tmp);
 	if (rename(tmp, path))
-		err_exit_errno(LL_EXIT_FAIL, "rename %s", tmp);
+		err_exit_errno(output_exit_status, "rename %s", tmp);
 }
 
 json_object *json_double_or_null(double x)

@@ -12,7 +12,12 @@
 
 #include "stats.h"
 
-/* Open dir/name.tmp for writing (an error exits); output_close() renames it to dir/name. */
+/*
+ * Open dir/name.tmp for writing (an error exits with output_exit_status,
+ * LL_EXIT_FAIL unless a tool whose 1 means something else sets it);
+ * output_close() renames it to dir/name.
+ */
+extern int output_exit_status;
 FILE *output_open(const char *dir, const char *name);
 void output_close(FILE *f, const char *dir, const char *name);
 

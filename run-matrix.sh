@@ -57,7 +57,9 @@
 # one cell "traced" running every pass of a traced cell (bench/passes/) on its
 # traced kernel; a workload whose file says cells=once, and a pass with a
 # cell of its own (bench/passes/modules), get rep1 alone.
-# Exit: 0 done (cells may hold findings), 1 a stage failed, 2 bad usage.
+# Exit: 0 done (cells may hold findings), 1 a stage failed or the run
+# contradicts an expectation of kernels/comparisons (DIR/verdicts.tap: a
+# TAP test per comparison, "not ok" for each contradicted), 2 bad usage.
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"

@@ -53,6 +53,12 @@ bool parse_duration_ns(const char *s, uint64_t *ns);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 
+/* one for n == 1, else many: "1 cell", "2 cells". */
+static inline const char *plural(unsigned long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* out = dir/name; exits if it does not fit. */
 void path_join(char *out, size_t size, const char *dir, const char *name);
 

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/lib/common.sh"
 [ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
 stages=(packages kernels initramfs cell summary plots)
-tap_plan $(( ${#stages[@]} * 3 + 9 ))
+tap_plan $(( ${#stages[@]} * 3 + 11 ))
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -100,4 +100,16 @@ tap_result $? "a run of them finishes$(tail -n 1 "$tmp/run-extra.log" | sed 's/^
 grep -A1 -F "## Workload \`extra\`" "$tmp/run-extra/summary.md" >/dev/null &&
 	grep -qE '^\|  \| baseline \| lockdep-rt \|$' "$tmp/run-extra/summary.md"
 tap_result $? "and its summary has a section for the workload with a column for the variant"
+
+# The gate: a run that contradicts an expectation of kernels/comparisons
+# (identical cells, a line expecting one build higher) exits 1, and
+# DIR/verdicts.tap says which comparison failed.
+cp -a "$root/tests/fixtures/run/baseline/squashfs/rep2" "$FAULTS_DIR/cell-template"
+echo 'local_lock | baseline | idle | higher | faults.t: identical cells cannot be higher' >>"$copy/kernels/comparisons"
+"$copy/run-matrix.sh" --variants baseline,local_lock --workloads idle --reps 4 --duration 1 --warmup 1 \
+	--accel tcg-icount --out "$tmp/run-gate" >"$tmp/run-gate.log" 2>&1
+tap_is "$?" 1 "a run that contradicts an expectation exits 1$(tail -n 1 "$tmp/run-gate.log" | sed 's/^/: /')"
+tap_like "$(grep '^not ok' "$tmp/run-gate/verdicts.tap")" '^not ok [0-9]+ - idle: local_lock vs baseline \([0-9]+ vs [0-9]+\), expected higher' \
+	"and its verdicts.tap has a failing line for that comparison"
+rm -rf "$FAULTS_DIR/cell-template"
 tap_done

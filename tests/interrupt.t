@@ -68,6 +68,6 @@ tap_is "$(kv_get "$cells/$first/meta" started)" "$started" "and not redone"
 tap_is "$(kv_get "$cells/$second/meta" complete)" 1 "the interrupted cell is redone, complete"
 [ ! -e "$cells/$first.partial" ] && [ ! -e "$cells/$second.partial" ]
 tap_result $? "no partial cell is left"
-grep -q '^2 complete cells' "$out/summary.md"
+grep -q '^2 cells written' "$out/summary.md"
 tap_result $? "the summary counts both cells"
 tap_done

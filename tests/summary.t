@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 67
+tap_plan 68
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -34,6 +34,10 @@ for f in summary.md summary.csv summary.json; do
 	tap_result $? "$f equals the golden output"
 	[ -s "$tmp/$f.diff" ] && head -n 20 "$tmp/$f.diff" | sed 's/^/# /'
 done
+# One meaning per name: each column of summary.csv is summary.json's member
+# of the same name, cell by cell (tests/unit/test-csvjson.c).
+out=$("$root/build/tests/test-csvjson" "$tmp/run")
+tap_result $? "summary.csv equals summary.json, column by column$(grep -m1 '^not ok' <<<"$out" | sed 's/^not ok [0-9]* - /: /')"
 # The fixture is of result layout 5 (cells at the top level); the same
 # cells under cells/ (layout 6) summarise alike: only the cells' paths
 # differ.
@@ -288,7 +292,7 @@ grep -q '^| data integrity | 161 checked, 0 wrong | 165 checked, 0 wrong | – |
 	grep -q '^- \*\*data corrupted in rt-nolock/zram/rep1: 70 of 94003 wrong (latency pass), first: task 1 chunk 2 page 156: swap-in failed (SIGBUS)\*\*$' "$tmp/lock-zram"
 tap_result $? "data integrity per variant, the first wrong item below the table with its cell"
 sed -n '/^## Answer$/,/^## /p' "$lmd" >"$tmp/lock-answer"
-grep -q '^- Kernel splats: 64 in 1 cells (see \[Kernel splats\](#kernel-splats)).$' "$tmp/lock-answer" &&
+grep -q '^- Kernel splats: 64 in 1 cell (see \[Kernel splats\](#kernel-splats)).$' "$tmp/lock-answer" &&
 	grep -q '^- \*\*Data corrupted\*\* in 1 of the 3 cells that checked their data (a finding; see \[Data corruption\](#data-corruption)): data corrupted in rt-nolock/zram/rep1: 70 of 94003 wrong, first: task 1 chunk 2 page 156: swap-in failed (SIGBUS).$' "$tmp/lock-answer"
 tap_result $? "the answer quotes the corruption beside the splats"
 grep -q '^- RT lock contention at the workload.s call site (verify pass; slow-path entries / PI boosts): squashfs (squashfs multi-CPU decompressor): local_lock 0 / 0 (not PREEMPT_RT), rt 5 / 6; zram (zram zcomp streams): rt-nolock \*\*no contention reached\*\*.$' "$tmp/lock-answer"
@@ -298,12 +302,12 @@ tap_result $? "the answer names the variant that failed (the negative control) a
 grep -q 'With 1 vCPU, 1 µs is 1000 instructions of that vCPU: .*\*\*Cross-CPU paths are not measured\*\*' "$lmd"
 tap_result $? "a one-vCPU tcg-icount run says the cross-CPU paths are not measured"
 # shellcheck disable=SC2016 # backquotes of Markdown, not of the shell
-grep -q '^3 complete cells: 2 OK, 1 FINDINGS, ' "$lmd" &&
+grep -q '^3 cells written: 3 ran to their end (2 OK, 1 FINDINGS), 0 did not ' "$lmd" &&
 	grep -q '^| rt-nolock/zram/rep1 | FINDINGS | 70 / 94003 | latency pass | `task 1 chunk 2 page 156: swap-in failed (SIGBUS)` |$' "$lmd"
 tap_result $? "a corrupt cell whose meta said OK counts as FINDINGS, listed under Data corruption"
 tap_is "$(grep '^rt-nolock,' "$lock/summary.csv")" \
-	'rt-nolock,zram,1,plain,FINDINGS,tcg-icount,285,2,3,164,14988,0,,,,,64,"data corrupted: 70 of 94003 checks wrong (first, latency pass: task 1 chunk 2 page 156: swap-in failed (SIGBUS))",rt-nolock/zram/rep1,70,2' \
-	"summary.csv: FINDINGS, integrity_errors and tasks_per_cpu appended"
+	'rt-nolock,zram,1,plain,FINDINGS,"data corrupted: 70 of 94003 checks wrong (first, latency pass: task 1 chunk 2 page 156: swap-in failed (SIGBUS))",tcg-icount,285,false,,0,285,2,3,164,14988,0,alive,,,,,,,64,rt-nolock/zram/rep1,70,2' \
+	"summary.csv: FINDINGS, its reason, integrity_errors and tasks_per_cpu"
 if command -v jq >/dev/null; then
 	tap_is "$(jq -c '.cells[] | select(.variant == "rt" or .variant == "rt-nolock") | [.variant, .preempt_rt, .lock_site,
 		.lock_events.contention.at_site, .lock_events.contention.per_site["mm/swap folio batches"].workload,

@@ -245,4 +245,13 @@ run_finish() {
 		{ printf "%s %d/%d, ", $1, $3, $4; u += $3; s += $4 } END { printf "all %d/%d", u, s }') ($out/logs/jobs)"
 	rm -rf "$jobs_dir"
 	progress matrix "summary: $out/summary.md"
+	# The gate: an expectation of kernels/comparisons that the run
+	# contradicts (a "not ok" of verdicts.tap, a stratum's too) fails it.
+	local contradicted
+	contradicted=$(cat "$out/verdicts.tap" "$out"/by-host/*/verdicts.tap 2>/dev/null | grep -c '^not ok' || true)
+	if [ "$contradicted" -gt 0 ]; then
+		warn "$contradicted expectation(s) of kernels/comparisons contradicted: $(cat "$out/verdicts.tap" \
+			"$out"/by-host/*/verdicts.tap 2>/dev/null | grep '^not ok' | head -n 3 | sed 's/^not ok [0-9]* - //' | paste -sd';')"
+		exit 1
+	fi
 }

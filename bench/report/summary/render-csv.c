@@ -29,62 +29,79 @@ static void csv_field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* A number, or "" (the JSON's null) when has is false. */
+static const char *num_u64(char *buf, size_t size, bool has, uint64_t v)
+{
+	if (has)
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * One row per cell, each column the member of summary.json's cell of the
+ * same name ("load_verdict" its load.verdict, "preemptoff_us" its
+ * preemptoff.max_us, ...: results/README.md), with the same number: an
+ * empty field where the JSON has null. tests/summary.t compares them.
+ */
 void render_csv(const struct run *run)
 {
+	static const char *const load_words[] = {
+		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
+	};
 	FILE *f = render_open(run, "summary.csv");
 	size_t i;
 
-	fputs("variant,workload,rep,kernel_flavour,status,accel,max_us,p50_us,p99_us,p999_us,samples,overflow,"
-	      "preemptoff_us,preemptoff_culprit,irqsoff_us,irqsoff_culprit,findings,reason,dir,integrity_errors,"
+	fputs("variant,workload,rep,kernel_flavour,status,reason,accel,max_us,max_is_lower_bound,startup_max_us,"
+	      "startup_window_s,cyclictest_max_us,p50_us,p99_us,p999_us,samples,overflow,load_verdict,load_died_at_s,"
+	      "load_reason,preemptoff_us,preemptoff_culprit,irqsoff_us,irqsoff_culprit,findings,dir,integrity_errors,"
 	      "tasks_per_cpu\n", f);
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
-		char num[12][32];
+		bool lat = c->has_latency, steady = lat && c->has_steady, dead = c->load.verdict == LOAD_DEAD;
+		char b[16][48];
 		unsigned int k, nf = 0;
 
 		for (k = 0; k < c->nfindings; k++)
 			nf += c->findings[k].count;
-		snprintf(num[0], 32, "%u", c->rep);
-		if (c->has_latency) {
-			snprintf(num[1], 32, "%llu", (unsigned long long)c->max_us);
-			snprintf(num[2], 32, "%llu", (unsigned long long)c->judged.pass_p50_us);
-			snprintf(num[3], 32, "%llu", (unsigned long long)c->judged.pass_p99_us);
-			snprintf(num[4], 32, "%llu", (unsigned long long)c->judged.pass_p999_us);
-			snprintf(num[5], 32, "%llu", (unsigned long long)hist_total(&c->hist));
-			snprintf(num[6], 32, "%llu", (unsigned long long)c->hist.overflow);
-		} else {
-			for (k = 1; k <= 6; k++)
-				num[k][0] = '\0';
-		}
-		snprintf(num[7], 32, "%llu", (unsigned long long)c->preemptoff.max_us);
-		snprintf(num[8], 32, "%llu", (unsigned long long)c->irqsoff.max_us);
-		snprintf(num[9], 32, "%u", nf);
-		/* Empty when the workload did not check its data, or did not say its tasks. */
-		if (c->integrity.present)
-			snprintf(num[10], 32, "%llu", (unsigned long long)c->integrity.errors);
-		else
-			num[10][0] = '\0';
-		if (c->tasks_per_cpu)
-			snprintf(num[11], 32, "%u", c->tasks_per_cpu);
-		else
-			num[11][0] = '\0';
 		csv_field(f, c->variant, false);
 		csv_field(f, c->workload, false);
-		csv_field(f, num[0], false);
+		csv_field(f, num_u64(b[0], sizeof(b[0]), true, c->rep), false);
 		csv_field(f, cell_flavour(c), false);
 		csv_field(f, c->status, false);
-		csv_field(f, c->accel, false);
-		for (k = 1; k <= 6; k++)
-			csv_field(f, num[k], false);
-		csv_field(f, c->preemptoff.present ? num[7] : "", false);
-		csv_field(f, c->preemptoff.blame.text, false);
-		csv_field(f, c->irqsoff.present ? num[8] : "", false);
-		csv_field(f, c->irqsoff.blame.text, false);
-		csv_field(f, num[9], false);
 		csv_field(f, c->reason, false);
+		csv_field(f, c->accel, false);
+		csv_field(f, num_u64(b[1], sizeof(b[1]), lat, c->has_steady ? c->steady_max_us : c->max_us), false);
+		csv_field(f, lat ? (c->has_steady && c->steady_censored ? "true" : "false") : "", false);
+		csv_field(f, num_u64(b[2], sizeof(b[2]), steady, c->startup_max_us), false);
+		if (lat)
+			snprintf(b[3], sizeof(b[3]), "%g", c->has_steady ? (double)c->window_us / 1e6 : 0);
+		else
+			b[3][0] = '\0';
+		csv_field(f, b[3], false);
+		csv_field(f, num_u64(b[4], sizeof(b[4]), lat, c->max_us), false);
+		csv_field(f, num_u64(b[5], sizeof(b[5]), lat, c->judged.p50_us), false);
+		csv_field(f, num_u64(b[6], sizeof(b[6]), lat, c->judged.p99_us), false);
+		csv_field(f, num_u64(b[7], sizeof(b[7]), lat, c->judged.p999_us), false);
+		csv_field(f, num_u64(b[8], sizeof(b[8]), lat, hist_total(&c->hist)), false);
+		csv_field(f, num_u64(b[9], sizeof(b[9]), lat, c->hist.overflow), false);
+		csv_field(f, load_words[c->load.verdict], false);
+		if (dead)
+			snprintf(b[10], sizeof(b[10]), "%g", c->load.died_at_s);
+		else
+			b[10][0] = '\0';
+		csv_field(f, b[10], false);
+		csv_field(f, dead ? c->load.reason : "", false);
+		csv_field(f, num_u64(b[11], sizeof(b[11]), c->preemptoff.present, c->preemptoff.max_us), false);
+		csv_field(f, c->preemptoff.present ? c->preemptoff.blame.text : "", false);
+		csv_field(f, num_u64(b[12], sizeof(b[12]), c->irqsoff.present, c->irqsoff.max_us), false);
+		csv_field(f, c->irqsoff.present ? c->irqsoff.blame.text : "", false);
+		csv_field(f, num_u64(b[13], sizeof(b[13]), true, nf), false);
 		csv_field(f, cell_rel_dir(run, c), false);
-		csv_field(f, num[10], false);
-		csv_field(f, num[11], true);
+		/* Empty when the workload did not check its data, or did not say its tasks. */
+		csv_field(f, num_u64(b[14], sizeof(b[14]), c->integrity.present, c->integrity.errors), false);
+		csv_field(f, num_u64(b[15], sizeof(b[15]), c->tasks_per_cpu > 0, c->tasks_per_cpu), true);
 	}
 	render_close(f, run, "summary.csv");
 }

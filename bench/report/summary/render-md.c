@@ -548,15 +548,16 @@ static void md_answer(FILE *f, const struct run *run)
 		unfinished += (strcmp(c->status, "OK") && strcmp(c->status, "FINDINGS")) || c->judged.panicked;
 		left_out += c->judged.left_out != NULL;
 	}
-	fprintf(f, "- Kernel splats: %u in %zu cells%s.\n", splats, splat_cells,
+	fprintf(f, "- Kernel splats: %u in %zu %s%s.\n", splats, splat_cells, plural(splat_cells, "cell", "cells"),
 		splats ? " (see [Kernel splats](#kernel-splats))" : "");
 	md_answer_integrity(f, run);
 	md_answer_failed(f, run);
 	md_answer_locks(f, run);
-	fprintf(f, "- Did not finish: %zu cells (%zu TIMEOUT, %zu INVALID, %zu INFRA, %zu panicked); %zu "
-		"repetitions left out of the latency statistics%s.\n\n", unfinished,
+	fprintf(f, "- Did not finish: %zu %s (%zu TIMEOUT, %zu INVALID, %zu INFRA, %zu panicked); %zu "
+		"%s left out of the latency statistics%s.\n\n", unfinished, plural(unfinished, "cell", "cells"),
 		count_status(run, "TIMEOUT"), count_status(run, "INVALID"), count_status(run, "INFRA"), panicked,
-		left_out, unfinished || left_out ? " (see the sections at the end)" : "");
+		left_out, plural(left_out, "repetition", "repetitions"),
+		unfinished || left_out ? " (see the sections at the end)" : "");
 }
 
 /* The first cell of a variant, for what its kernel is (its manifest), or NULL. */
@@ -669,8 +670,9 @@ static void md_reviewer(FILE *f, const struct run *run)
 	setting_values_of(run, CS_DURATION_S, true, duration, sizeof(duration));
 	setting_values(run, CS_SUITE_REVISION, revision, sizeof(revision));
 	fprintf(f, "## For a reviewer\n\n```\n");
-	fprintf(f, "locklat: %s, %s vCPU(s), %s s latency passes, up to %zu repetitions per build\n"
-		"and workload (locklat %s)\n", accel, vcpus, duration, max_rep(run), revision);
+	fprintf(f, "locklat: %s, %s %s, %s s latency passes, up to %zu %s per build\n"
+		"and workload (locklat %s)\n", accel, vcpus, strcmp(vcpus, "1") ? "vCPUs" : "vCPU", duration, max_rep(run),
+		plural(max_rep(run), "repetition", "repetitions"), revision);
 	for (i = 0; i < run->nverdicts; i++) {
 		const struct verdict_pair *vp = &run->verdicts[i];
 		const struct cell *ca = variant_cell(run, vp->a), *cb = variant_cell(run, vp->b);
@@ -737,18 +739,24 @@ static void md_header(FILE *f, const struct run *run)
 	md_answer(f, run);
 	md_reviewer(f, run);
 	fprintf(f, "## The run\n\n");
-	fprintf(f, "%zu complete cells: %zu OK, %zu FINDINGS, %zu TIMEOUT, %zu INVALID, %zu INFRA",
-		run->ncells, count_status(run, "OK"), count_status(run, "FINDINGS"),
-		count_status(run, "TIMEOUT"), count_status(run, "INVALID"),
-		count_status(run, "INFRA"));
+	{
+		size_t ended = count_status(run, "OK") + count_status(run, "FINDINGS");
+
+		/* A TIMEOUT cell is written whole, but its guest did not end: not "complete". */
+		fprintf(f, "%zu %s written: %zu ran to their end (%zu OK, %zu FINDINGS), %zu did not (%zu TIMEOUT, "
+			"%zu INVALID, %zu INFRA)", run->ncells, plural(run->ncells, "cell", "cells"), ended,
+			count_status(run, "OK"), count_status(run, "FINDINGS"), run->ncells - ended,
+			count_status(run, "TIMEOUT"), count_status(run, "INVALID"), count_status(run, "INFRA"));
+	}
 	if (run->partial)
-		fprintf(f, "; %zu incomplete cells not counted", run->partial);
-	fprintf(f, ". Up to %zu repetitions per variant and workload.\n\n", max_rep(run));
+		fprintf(f, "; %zu unfinished %s not counted", run->partial, plural(run->partial, "cell", "cells"));
+	fprintf(f, ". Up to %zu %s per variant and workload.\n\n", max_rep(run),
+		plural(max_rep(run), "repetition", "repetitions"));
 
 	setting_values(run, CS_ACCEL, buf, sizeof(buf));
 	fprintf(f, "- Accelerator: **%s**\n", buf);
 	setting_values(run, CS_VCPUS, buf, sizeof(buf));
-	fprintf(f, "- Guest: %s vCPU(s), pinned (see each cell's `pinning`); ", buf);
+	fprintf(f, "- Guest: %s %s, pinned (see each cell's `pinning`); ", buf, strcmp(buf, "1") ? "vCPUs" : "vCPU");
 	setting_values(run, CS_GUEST_MEM_MIB, buf, sizeof(buf));
 	fprintf(f, "%s MiB\n", buf);
 	setting_values_of(run, CS_DURATION_S, true, buf, sizeof(buf));

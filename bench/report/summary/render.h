@@ -16,6 +16,7 @@ void render_markdown(const struct run *run);	/* summary.md */
 void render_json(const struct run *run);	/* summary.json */
 void render_csv(const struct run *run);		/* summary.csv */
 void render_plot_data(const struct run *run);	/* plot-data/ */
+void render_tap(const struct run *run);		/* verdicts.tap */
 /* A run of several strata (run.h): summary.md and summary.json name each one's own summary. */
 void render_markdown_index(const struct run *run);
 void render_json_index(const struct run *run);

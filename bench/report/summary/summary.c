@@ -96,8 +96,10 @@ static void summarise(struct run *run)
 	render_json(run);
 	render_csv(run);
 	render_plot_data(run);
-	printf("%s/summary.md: %zu cells, %zu variants, %zu workloads\n",
-	       run->out_dir, run->ncells, run->nvariants, run->nworkloads);
+	render_tap(run);
+	printf("%s/summary.md: %zu %s, %zu %s, %zu %s\n", run->out_dir, run->ncells, plural(run->ncells, "cell", "cells"),
+	       run->nvariants, plural(run->nvariants, "variant", "variants"), run->nworkloads,
+	       plural(run->nworkloads, "workload", "workloads"));
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -186,6 +188,7 @@ static void summarise_strata(struct run *all, const struct options *o, const str
 	render_markdown_index(all);
 	render_json_index(all);
 	remove_output(all->dir, "summary.csv");
+	remove_output(all->dir, "verdicts.tap");
 	remove_output(all->dir, "plot-data");
 	printf("%s/summary.md: %zu cells in %zu strata, each summarised in by-host/\n",
 	       all->dir, all->ncells, all->nstrata);

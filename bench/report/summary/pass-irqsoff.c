@@ -3,7 +3,8 @@
  * pass-irqsoff.c - the irqsoff pass (bench/passes/irqsoff/): a latency
  * tracer's pass as pass-preemptoff.c reads it, into the cell's irqsoff.
  */
-#include "analyse.h"
+#include <stddef.h>
+
 #include "pass.h"
 #include "render-md.h"
 #include "render.h"
@@ -18,21 +19,14 @@ static void irqsoff_load(struct cell *c, const char *dir, const struct call_site
 
 /* The analysis */
 
-/* The group's worst irqsoff section, of its cells. */
 static void irqsoff_group_add(struct group *g, const struct cell *c)
 {
-	if (c->irqsoff.present && c->irqsoff.max_us >= g->irqsoff_us) {
-		g->irqsoff_us = c->irqsoff.max_us;
-		g->irqsoff_cell = c;
-	}
+	tracer_group_add(c, offsetof(struct cell, irqsoff), &g->irqsoff_us, &g->irqsoff_cell);
 }
 
 static void irqsoff_group_finish(struct group *g)
 {
-	if (!g->irqsoff_cell)
-		return;
-	g->irqsoff_flagged = trace_beyond_latency(g, &g->irqsoff_cell->irqsoff);
-	g->irqsoff_too_long = trace_longer_than_pass(g->irqsoff_cell, &g->irqsoff_cell->irqsoff);
+	tracer_group_finish(g, g->irqsoff_cell, offsetof(struct cell, irqsoff), &g->irqsoff_flagged, &g->irqsoff_too_long);
 }
 
 /* summary.md */

@@ -14,6 +14,7 @@
 #include "render.h"
 
 #include <json.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,21 +110,36 @@ static void preemptoff_load(struct cell *c, const char *dir, const struct call_s
 
 /* The analysis */
 
-/* The group's worst preemptoff section, of its cells. */
+void tracer_group_add(const struct cell *c, size_t trace, unsigned long long *worst_us, const struct cell **worst_cell)
+{
+	const struct trace_worst *t = (const void *)((const char *)c + trace);
+
+	if (t->present && t->max_us >= *worst_us) {
+		*worst_us = t->max_us;
+		*worst_cell = c;
+	}
+}
+
+void tracer_group_finish(const struct group *g, const struct cell *worst, size_t trace, bool *flagged, bool *too_long)
+{
+	const struct trace_worst *t;
+
+	if (!worst)
+		return;
+	t = (const void *)((const char *)worst + trace);
+	*flagged = trace_beyond_latency(g, t);
+	*too_long = trace_longer_than_pass(worst, t);
+}
+
 static void preemptoff_group_add(struct group *g, const struct cell *c)
 {
-	if (c->preemptoff.present && c->preemptoff.max_us >= g->preemptoff_us) {
-		g->preemptoff_us = c->preemptoff.max_us;
-		g->preemptoff_cell = c;
-	}
+	tracer_group_add(c, offsetof(struct cell, preemptoff), &g->preemptoff_us, &g->preemptoff_cell);
 }
 
 static void preemptoff_group_finish(struct group *g)
 {
-	if (!g->preemptoff_cell)
-		return;
-	g->preemptoff_flagged = trace_beyond_latency(g, &g->preemptoff_cell->preemptoff);
-	g->preemptoff_too_long = trace_longer_than_pass(g->preemptoff_cell, &g->preemptoff_cell->preemptoff);
+	tracer_group_finish(g, g->preemptoff_cell, offsetof(struct cell, preemptoff), &g->preemptoff_flagged,
+			    &g->preemptoff_too_long);
 }
 
 /* summary.md */

@@ -83,6 +83,15 @@ void tracer_runs_load(struct cell *c, struct trace_worst *t, const char *dir, co
 /* A latency tracer's worst section in summary.json (pass-preemptoff.c; pass-irqsoff.c's too). */
 json_object *json_trace(const struct trace_worst *t);
 
+/*
+ * A latency tracer's group analysis (pass-preemptoff.c, for preemptoff and
+ * irqsoff): the worst section of the group's cells (trace: the tracer's
+ * member of struct cell, by its offset) into *worst_us and *worst_cell;
+ * then that section's flags against the group's trace reference.
+ */
+void tracer_group_add(const struct cell *c, size_t trace, unsigned long long *worst_us, const struct cell **worst_cell);
+void tracer_group_finish(const struct group *g, const struct cell *worst, size_t trace, bool *flagged, bool *too_long);
+
 int lock_stacks_load(struct lock_stacks *s, const char *path, const struct call_sites *cs, bool boosts);
 
 #endif /* LOCKLAT_PASS_H */

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 68
+tap_plan 69
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -70,10 +70,20 @@ tap_result $? "the targets a verification pass missed are named; a cell without 
 # kernels/comparisons with its verdict, then the A/A check and what did not finish.
 tap_is "$(grep -m1 '^## ' "$md")" "## Answer" "summary.md opens with the answer, before the tables"
 sed -n '/^## Answer$/,/^## The run$/p' "$md" >"$tmp/answer"
-grep -q '^\*\*rt vs baseline-rt on squashfs\*\* (the question kernels/comparisons asks first): inconclusive: 2 vs 4 repetitions' "$tmp/answer" &&
+grep -q '^\*\*rt vs baseline-rt on squashfs\*\* (the question kernels/comparisons asks first): 2 vs 4 repetitions, instruction time (tcg-icount); inconclusive: 2 vs 4 repetitions.*; p (max) = 0.133, the strongest result 2 vs 4 repetitions can give\.$' "$tmp/answer" &&
 	grep -q '^- A/A check, local_lock vs baseline (expected the same):.* squashfs: no difference shown' "$tmp/answer" &&
 	grep -q '^- Did not finish: 4 cells (2 TIMEOUT, 1 INVALID, 0 INFRA, 1 panicked)' "$tmp/answer"
 tap_result $? "the answer: the question's verdict with its repetitions, the A/A check, what did not finish"
+# A question with an interval: both medians, the change in words at the
+# precision the data has, the repetitions and the clock (local_lock vs
+# baseline, 4 vs 4, asked first by a comparisons file of the test's own).
+{ echo 'question | local_lock | baseline | squashfs'; grep -v '^question' "$root/kernels/comparisons"; } >"$tmp/ask-aa"
+cp -a "$root/tests/fixtures/run" "$tmp/ask"
+"$bin" --call-sites "$root/kernels/call-sites" --comparisons "$tmp/ask-aa" \
+	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/ask" >/dev/null
+tap_like "$(grep -m1 '^\*\*local_lock vs baseline on squashfs' "$tmp/ask/summary.md")" \
+	'\): baseline [0-9,]+ µs → local_lock [0-9,]+ µs \(medians of the pass maximum\): \*\*[+−][0-9.]+%\*\*, 4 vs 4 repetitions, instruction time \(tcg-icount\); no difference shown: ' \
+	"the answer with an interval: both medians, the change in words, n vs n and the clock"
 # The reviewer's verdict: a block per "verdict" line of kernels/comparisons,
 # the change against its base, with what appeared or went away.
 sed -n '/^## For a reviewer$/,/^## The run$/p' "$md" >"$tmp/reviewer"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "judge.h"
 #include "stats.h"
 #include "tap.h"
 
@@ -423,9 +424,47 @@ static void test_hodges_lehmann(void)
 	free(d);
 }
 
+/* phrase(ratio, lo, hi, a, b) and its expected words. */
+static void phrase_is(double r, double lo, double hi, double a, double b, const char *want, const char *what)
+{
+	char buf[160];
+
+	ratio_phrase(buf, sizeof(buf), r, lo, hi, a, b);
+	ok(!strcmp(buf, want), "ratio words, %s: \"%s\" (want \"%s\")", what, buf, want);
+}
+
+/*
+ * Ratios in words across 10^-5 .. 10^5, the resolution's bound on
+ * quantised medians, and the smallest p of the exact rank test against
+ * binomial coefficients counted by hand.
+ */
+static void test_words(void)
+{
+	double r = 4.0 / 52689;
+
+	phrase_is(r, r, r, 4, 52689, "≈13,000× lower (≥10,500× at 1 µs resolution)",
+		  "4 against 52689 µs: 4 may be 4.99, two figures, the bound from 5 µs");
+	phrase_is(1.8, 1.7, 1.9, 0, 0, "≈1.8× higher", "1.8 [1.7, 1.9]: two figures");
+	phrase_is(1.12, 1.10, 1.14, 0, 0, "+12%", "1.12: a percentage under 1.5×");
+	phrase_is(0.92, 0.91, 0.93, 0, 0, "−8%", "0.92: a minus sign");
+	phrase_is(1.004, 1.003, 1.005, 0, 0, "+0.4%", "1.004: a tenth of a percent under 1%");
+	phrase_is(1e5, 1e5, 1e5, 0, 0, "100,000× higher", "10^5, exact: three figures, no ≈");
+	phrase_is(1e-5, 0.5e-5, 2e-5, 0, 0, "≈100,000× lower", "10^-5 in a 4× interval: one figure");
+	phrase_is(1.25, 1.25, 1.25, 5, 4, "+25%", "5 against 4 µs: the resolution leaves no sure change");
+	phrase_is(2.5, 2.4, 2.6, 1000, 400, "≈2.5× higher (≥2.39× at 1 µs resolution)",
+		  "1000 against 400 µs: the bound from the interval's low end");
+	phrase_is(NAN, NAN, NAN, 0, 0, "", "not a number: nothing");
+	ok(fabs(rank_test_min_p(4, 4) - 2.0 / 70) < 1e-15, "smallest p, 4 vs 4: 2 / C(8, 4) = 2/70 (%.4f)",
+	   rank_test_min_p(4, 4));
+	ok(fabs(rank_test_min_p(2, 4) - 2.0 / 15) < 1e-15, "smallest p, 2 vs 4: 2 / C(6, 2) = 2/15");
+	ok(fabs(rank_test_min_p(10, 10) - 2.0 / 184756) < 1e-18, "smallest p, 10 vs 10: 2 / 184756");
+	ok(rank_test_min_p(1, 1) == 1, "smallest p, 1 vs 1: 1 (no test)");
+}
+
 int main(void)
 {
-	tap_plan(55);
+	tap_plan(69);
+	test_words();
 	test_histogram();
 	test_mwu_small();
 	test_mwu_reference();

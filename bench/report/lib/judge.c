@@ -113,3 +113,73 @@ void judge(struct judgement *j, const struct judge_side *a, const struct judge_s
 			 a->failed, a->name, b->failed, b->name);
 	}
 }
+
+/* x rounded to sig significant figures, with thousands separated by commas, into buf. */
+static const char *figures(char *buf, size_t size, double x, int sig, bool down)
+{
+	double scale = pow(10, floor(log10(x)) + 1 - sig), r = (down ? floor(x / scale) : round(x / scale)) * scale;
+	char digits[64], *d;
+	size_t len, i, o = 0;
+	int decimals = scale < 1 ? (int)ceil(-log10(scale) - 1e-9) : 0;
+
+	snprintf(digits, sizeof(digits), "%.*f", decimals, r);
+	d = strchr(digits, '.');
+	len = d ? (size_t)(d - digits) : strlen(digits);
+	for (i = 0; i < len && o + 2 < size; i++) {
+		buf[o++] = digits[i];
+		if ((len - i - 1) % 3 == 0 && i + 1 < len)
+			buf[o++] = ',';
+	}
+	snprintf(buf + o, size - o, "%s", d ? d : "");
+	return buf;
+}
+
+const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us)
+{
+	bool lower = ratio < 1, quantised = a_us > 0 && b_us > 0 && lo > 0 && !isinf(hi);
+	double factor = lower ? 1 / ratio : ratio, bound = 0;
+	int sig;
+	char num[64];
+	size_t len;
+
+	buf[0] = '\0';
+	if (!(ratio > 0) || isinf(ratio) || isnan(lo) || isnan(hi))
+		return buf;
+	/* The interval as the 1 µs resolution leaves it: a value read as x µs is x to x + 1. */
+	if (quantised) {
+		lo = lo * b_us / (b_us + 1);
+		hi = hi * (a_us + 1) / a_us;
+		bound = lower ? 1 / hi : lo;
+	}
+	sig = !(lo > 0) || isinf(hi) ? 1 : hi / lo <= 1.01 ? 3 : hi / lo <= 2 ? 2 : 1;
+	if (factor < 1.5) {
+		double pct = (ratio - 1) * 100;
+
+		/* "−8%": a minus sign, as people write it; a tenth of a percent below 1%, if the interval is within 2×. */
+		snprintf(buf, size, "%s%.*f%%", pct < 0 ? "−" : "+", fabs(pct) < 1 && sig > 1 ? 1 : 0, fabs(pct));
+	} else {
+		snprintf(buf, size, "%s%s× %s", sig < 3 ? "≈" : "", figures(num, sizeof(num), factor, sig, false),
+			 lower ? "lower" : "higher");
+	}
+	/* The least change the data shows at that resolution, when it shows one. */
+	if (!quantised || !(bound > 1) || lower != (ratio < 1))
+		return buf;
+	len = strlen(buf);
+	if (bound < 1.5)
+		snprintf(buf + len, size - len, " (at least %.0f%% %s at 1 µs resolution)",
+			 floor(lower ? (1 - 1 / bound) * 100 : (bound - 1) * 100), lower ? "lower" : "higher");
+	else
+		snprintf(buf + len, size - len, " (≥%s× at 1 µs resolution)", figures(num, sizeof(num), bound, 3, true));
+	return buf;
+}
+
+double rank_test_min_p(size_t n, size_t m)
+{
+	double c = 1;
+	size_t i;
+
+	/* C(n + m, n), as a product of ratios (no factorials to overflow). */
+	for (i = 1; i <= n; i++)
+		c = c * (double)(m + i) / (double)i;
+	return 2 / c < 1 ? 2 / c : 1;
+}

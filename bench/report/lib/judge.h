@@ -47,6 +47,24 @@ struct judgement {
 };
 
 void judge(struct judgement *j, const struct judge_side *a, const struct judge_side *b);
+
+/*
+ * A ratio A/B in words, as people say it, into buf: "+12%" or "−8%" under
+ * 1.5×, "≈1.8× higher", "≈13,000× lower" from there on, to the
+ * significant figures its interval [lo, hi] supports (three within 1%, two
+ * within 2×, one beyond). With a_us and b_us > 0 (the sides' medians, in
+ * whole µs) the interval is first widened by the 1 µs resolution (a value
+ * read as x µs is x to x + 1, so A/B lies in (lo · b/(b + 1), hi · (a +
+ * 1)/a)), and the least change that leaves follows: " (≥10,500× at 1 µs
+ * resolution)". buf is "" for a ratio that is not a number.
+ */
+const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us);
+/*
+ * The smallest two-sided p the exact rank test can give to n against m
+ * values, all of one side above the other: 2 / C(n + m, n) (1 when that is
+ * more).
+ */
+double rank_test_min_p(size_t n, size_t m);
 /* The interval [lo, hi] lies within JUDGE_NEGLIGIBLE of 1. */
 bool judge_negligible(double lo, double hi);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge.h"
 #include "locklat.h"
 #include "pass.h"
 #include "render.h"
@@ -99,6 +100,71 @@ static void md_clock(FILE *f, const struct run *run)
 	if (strstr(accel, "tcg") && !strstr(accel, "tcg-icount"))
 		fprintf(f, "> `tcg` (multi-threaded, no icount): wall-clock µs of an emulated guest, host "
 			"scheduling noise included (idle maxima ~12 ms here): for experiments only.\n\n");
+}
+
+/* What a µs of the run is, for a line that quotes µs: "instruction time (tcg-icount)". */
+static const char *clock_words(const struct run *run, char *buf, size_t size)
+{
+	char accel[256];
+
+	setting_values_of(run, CS_ACCEL, true, accel, sizeof(accel));
+	if (!strcmp(accel, "tcg-icount"))
+		snprintf(buf, size, "instruction time (tcg-icount)");
+	else if (!strcmp(accel, "kvm"))
+		snprintf(buf, size, "wall-clock time (kvm)");
+	else if (!strcmp(accel, "tcg"))
+		snprintf(buf, size, "wall-clock time of an emulated guest (tcg)");
+	else
+		snprintf(buf, size, "clocks of %.80s", accel);
+	return buf;
+}
+
+/* A whole number of µs with its thousands separated: "52,689". */
+static const char *us_words(char *buf, size_t size, double us)
+{
+	char digits[32];
+	size_t len, i, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", us);
+	len = strlen(digits);
+	for (i = 0; i < len && o + 2 < size; i++) {
+		buf[o++] = digits[i];
+		if ((len - i - 1) % 3 == 0 && i + 1 < len && digits[i] != '-')
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/*
+ * The answer line of comparison c: both sides' medians (of the statistic
+ * the verdict reads), the change in words at the precision the data has
+ * (judge.h: ratio_phrase, the 1 µs resolution included), the repetitions
+ * and the clock, then the verdict with its interval, and p, said to be the
+ * strongest result the counts allow when it is.
+ */
+static void answer_line(FILE *f, const struct run *run, const struct comparison *c)
+{
+	const double *va = c->by_blocks ? c->a->block_median : c->a->max;
+	const double *vb = c->by_blocks ? c->b->block_median : c->b->max;
+	double ma = c->a->n ? median(va, c->a->n) : NAN, mb = c->b->n ? median(vb, c->b->n) : NAN;
+	char words[200] = "", clock[96], a_us[32], b_us[32];
+
+	if (c->ci.valid && c->ci.coverage > 0 && !isnan(ma) && !isnan(mb))
+		ratio_phrase(words, sizeof(words), c->ci.estimate, c->ci.lo, c->ci.hi, ma, mb);
+	if (words[0])
+		fprintf(f, "%s %s µs → %s %s µs (medians of the %s): **%s**, %zu vs %zu repetitions, %s; ",
+			c->b->variant, us_words(b_us, sizeof(b_us), mb), c->a->variant, us_words(a_us, sizeof(a_us), ma),
+			c->by_blocks ? "typical worst second" : "pass maximum", words, c->na, c->nb,
+			clock_words(run, clock, sizeof(clock)));
+	else
+		fprintf(f, "%zu vs %zu repetitions, %s; ", c->na, c->nb, clock_words(run, clock, sizeof(clock)));
+	fprintf(f, "%s%s", c->contradicts ? "**Contradicts the expectation**: " : "", c->verdict);
+	if (!isnan(c->p_max)) {
+		fprintf(f, "; p (max) = %.3f", c->p_max);
+		if (c->p_max <= rank_test_min_p(c->na, c->nb) * (1 + 1e-9))
+			fprintf(f, ", the strongest result %zu vs %zu repetitions can give", c->na, c->nb);
+	}
 }
 
 /* The A/A pair of kernels/comparisons (expected the same on every workload), or NULL. */
@@ -504,10 +570,8 @@ static void md_answer(FILE *f, const struct run *run)
 		/* Cells from before the meta key have no setup: nothing to name. */
 		if (setup)
 			fprintf(f, "setup `%s`; ", setup);
-		fprintf(f, "the question kernels/comparisons asks first): %s%s; %zu vs %zu repetitions",
-			q->contradicts ? "**contradicts the expectation**: " : "", q->verdict, q->na, q->nb);
-		if (!isnan(q->p_max))
-			fprintf(f, ", p (max) = %.3f", q->p_max);
+		fprintf(f, "the question kernels/comparisons asks first): ");
+		answer_line(f, run, q);
 		fprintf(f, ".\n\n- What left the trace: ");
 		answer_section(f, q->b);
 		fprintf(f, ". ");

@@ -323,14 +323,15 @@ plan_write() {
 	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
 	# Debian's pristine tree (kernels/build.sh --sources) beside the tools:
-	# each kernel's tree links it; then rtla from it (--rtla), beside the
-	# first kernels: the guest image packs it.
+	# each kernel's tree links it; then rtla from it (--rtla), on one CPU,
+	# beside the first kernel on the other (given both, it kept the kernels
+	# waiting for its 13 s): the guest image packs it.
 	s=$PLAN_SECONDS_SOURCES
 	[ ! -f "$LOCKLAT_BUILD/src/pristine/Makefile" ] || s=$PLAN_SECONDS_BUILT_KERNEL
 	plan_job sources packages "1-$budget" "$s"
 	s=$PLAN_SECONDS_RTLA
 	[ ! -x "$LOCKLAT_BUILD/rtla/rtla" ] || s=$PLAN_SECONDS_BUILT_KERNEL
-	plan_job rtla sources "1-$budget" "$s"
+	plan_job rtla sources 1 "$s"
 	plan_job image tools,rtla 1 "$PLAN_SECONDS_IMAGE"
 	plan_kernel_jobs
 	# What the passes build per variant beyond its kernels (a pass file's

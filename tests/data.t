@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 setups=$root/bench/guest/setup
-tap_plan 17
+tap_plan 19
 
 bad=''
 for w in $(known_workloads); do
@@ -42,10 +42,27 @@ done
 tap_is "$bad" "" "every setup kind's run parses and its disk file names a serial and an image or a scratch disk"
 
 bad=''
-for f in "$root"/workloads/*/config; do
+for f in "$root"/workloads/*/config "$root"/bench/passes/*/config; do
 	grep -Evq '^(#.*|CONFIG_[A-Z0-9_]+=.+|)$' "$f" && bad="$bad ${f#"$root"/}"
 done
-tap_is "$bad" "" "every workloads/*/config holds only CONFIG_ lines and comments"
+tap_is "$bad" "" "every workloads/*/config and bench/passes/*/config holds only CONFIG_ lines and comments"
+
+# Every pass: its file loads, its guest code parses and defines pass_main,
+# its host file (if any) parses as bash.
+bad=''
+for p in $(known_passes); do
+	( pass_load "$p" ) >/dev/null 2>&1 || { bad="$bad $p(load)"; continue; }
+	run=$root/bench/passes/$p/run
+	# shellcheck disable=SC2016 # a $ of the file's text, not of this shell
+	{ sh -n "$run" && grep -q '^pass_main() {' "$run" || grep -q '^\. "$PASSES_DIR/' "$run"; } 2>/dev/null ||
+		bad="$bad $p(run)"
+	[ ! -f "$root/bench/passes/$p/host" ] || bash -n "$root/bench/passes/$p/host" || bad="$bad $p(host)"
+done
+tap_is "$bad" "" "every pass file loads; its run parses and defines pass_main (or sources a pass that does)"
+printf '%s\n' kernel=both >"$tmp/pass"
+mkdir -p "$tmp/passes/bad" && mv "$tmp/pass" "$tmp/passes/bad/pass"
+err=$(LOCKLAT_PASSES_DIR=$tmp/passes bash -c '. "$1/lib/common.sh"; . "$1/workloads/workloads.sh"; pass_load bad' _ "$root" 2>&1)
+tap_like "$?:$err" "^2:.*kernel=both: want plain or traced" "a pass file with a bad value: exit 2, one line"
 
 # Every kernel merges every workload's fragment and the plain passes', before
 # its variant's own; a traced kernel the traced passes' last.

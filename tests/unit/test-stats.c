@@ -454,11 +454,11 @@ static void test_words(void)
 	phrase_is(2.5, 2.4, 2.6, 1000, 400, "≈2.5× higher (≥2.39× at 1 µs resolution)",
 		  "1000 against 400 µs: the bound from the interval's low end");
 	phrase_is(NAN, NAN, NAN, 0, 0, "", "not a number: nothing");
-	ok(fabs(rank_test_min_p(4, 4) - 2.0 / 70) < 1e-15, "smallest p, 4 vs 4: 2 / C(8, 4) = 2/70 (%.4f)",
-	   rank_test_min_p(4, 4));
-	ok(fabs(rank_test_min_p(2, 4) - 2.0 / 15) < 1e-15, "smallest p, 2 vs 4: 2 / C(6, 2) = 2/15");
-	ok(fabs(rank_test_min_p(10, 10) - 2.0 / 184756) < 1e-18, "smallest p, 10 vs 10: 2 / 184756");
-	ok(rank_test_min_p(1, 1) == 1, "smallest p, 1 vs 1: 1 (no test)");
+	ok(fabs(rank_min_p(4, 4) - 2.0 / 70) < 1e-15, "smallest p, 4 vs 4: 2 / C(8, 4) = 2/70 (%.4f)",
+	   rank_min_p(4, 4));
+	ok(fabs(rank_min_p(2, 4) - 2.0 / 15) < 1e-15, "smallest p, 2 vs 4: 2 / C(6, 2) = 2/15");
+	ok(fabs(rank_min_p(10, 10) - 2.0 / 184756) < 1e-18, "smallest p, 10 vs 10: 2 / 184756");
+	ok(rank_min_p(1, 1) == 1, "smallest p, 1 vs 1: 1 (no test)");
 }
 
 int main(void)

@@ -172,14 +172,3 @@ const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double
 		snprintf(buf + len, size - len, " (≥%s× at 1 µs resolution)", figures(num, sizeof(num), bound, 3, true));
 	return buf;
 }
-
-double rank_test_min_p(size_t n, size_t m)
-{
-	double c = 1;
-	size_t i;
-
-	/* C(n + m, n), as a product of ratios (no factorials to overflow). */
-	for (i = 1; i <= n; i++)
-		c = c * (double)(m + i) / (double)i;
-	return 2 / c < 1 ? 2 / c : 1;
-}

@@ -59,12 +59,6 @@ void judge(struct judgement *j, const struct judge_side *a, const struct judge_s
  * resolution)". buf is "" for a ratio that is not a number.
  */
 const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us);
-/*
- * The smallest two-sided p the exact rank test can give to n against m
- * values, all of one side above the other: 2 / C(n + m, n) (1 when that is
- * more).
- */
-double rank_test_min_p(size_t n, size_t m);
 /* The interval [lo, hi] lies within JUDGE_NEGLIGIBLE of 1. */
 bool judge_negligible(double lo, double hi);
 

@@ -162,7 +162,7 @@ static void answer_line(FILE *f, const struct run *run, const struct comparison 
 	fprintf(f, "%s%s", c->contradicts ? "**Contradicts the expectation**: " : "", c->verdict);
 	if (!isnan(c->p_max)) {
 		fprintf(f, "; p (max) = %.3f", c->p_max);
-		if (c->p_max <= rank_test_min_p(c->na, c->nb) * (1 + 1e-9))
+		if (c->p_max <= rank_min_p(c->na, c->nb) * (1 + 1e-9))
 			fprintf(f, ", the strongest result %zu vs %zu repetitions can give", c->na, c->nb);
 	}
 }

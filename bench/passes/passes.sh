@@ -192,7 +192,7 @@ cell_conf_passes() {
 }
 
 # pass_host NAME HOOK ARGS...: run hook HOOK of pass NAME's host file (a
-# bash file of functions host_check, host_stage, host_collect:
+# bash file of functions host_check, host_conf, host_stage, host_collect:
 # bench/passes/README.md) in a subshell; nothing when it has no such hook.
 pass_host() {
 	local host

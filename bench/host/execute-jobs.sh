@@ -57,7 +57,7 @@ CELL_ARGS=(--tasks "${S[tasks]}" --duration "${S[duration]}" --trace-duration "$
 
 # job_launch I N: job I on its N CPUs (J_PIN), in the background.
 job_launch() {
-	local i=$1 n=$2 pin=${J_PIN[$1]:-} ru log f a b v w c r passes eta=0 k
+	local i=$1 n=$2 pin=${J_PIN[$1]:-} ru log f a b v w c r passes eta=0 k where
 	ru=$jobs_dir/${J_ID[i]//[\/:]/_}.rusage
 	J_START[i]=$SECONDS
 	IFS=$'\t' read -r a b c r passes <<<"${J_ARGS[i]}"
@@ -87,16 +87,17 @@ job_launch() {
 		for k in "${CELLS[@]}"; do
 			[ "${J_STATE[k]}" != wait ] || eta=$((eta + J_SEC[k]))
 		done
+		where="CPU $pin"
+		[ -z "${J_HOST[i]:-}" ] || where=${HOST_LOGIN[J_HOST[i]]}
+		progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on $where ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
 		if [ -n "${J_HOST[i]:-}" ]; then
 			# A lab cell: the slot its host was given (bench/host/lab.sh).
 			lab_ready
-			progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on ${HOST_LOGIN[J_HOST[i]]} ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
 			lab_cell_run "$out" "$i" "${HOST_LOGIN[J_HOST[i]]}" "$ru" "${S[per_cell]}" "$LAB_CODE" \
 				"$v" "$w" "$c" "$r" "$passes" "${CELL_ARGS[@]}" --initramfs "$LAB_INITRAMFS" &
 			pid_job[$!]=$i
 			return 0
 		fi
-		progress matrix "cell ${cell_number[$i]}/${#CELLS[@]} $v/$w/$c on CPU $pin ($passes); ETA ~$(( (eta / S[jobs] + 59) / 60 )) min after it"
 		"$guard" --rusage "$ru" -- "$LOCKLAT_ROOT/bench/host/run-cell.sh" --variant "$v" --workload "$w" --rep "$r" \
 			--passes "$passes" "${CELL_ARGS[@]}" --pin "$pin" --initramfs "$initramfs" --out "$f" \
 			>"$log" 2>&1 8>&- & ;;
@@ -248,10 +249,10 @@ run_finish() {
 	# The gate: an expectation of kernels/comparisons that the run
 	# contradicts (a "not ok" of verdicts.tap, a stratum's too) fails it.
 	local contradicted
-	contradicted=$(cat "$out/verdicts.tap" "$out"/by-host/*/verdicts.tap 2>/dev/null | grep -c '^not ok' || true)
-	if [ "$contradicted" -gt 0 ]; then
-		warn "$contradicted expectation(s) of kernels/comparisons contradicted: $(cat "$out/verdicts.tap" \
-			"$out"/by-host/*/verdicts.tap 2>/dev/null | grep '^not ok' | head -n 3 | sed 's/^not ok [0-9]* - //' | paste -sd';')"
+	contradicted=$(cat "$out/verdicts.tap" "$out"/by-host/*/verdicts.tap 2>/dev/null | grep '^not ok' || true)
+	if [ -n "$contradicted" ]; then
+		warn "$(wc -l <<<"$contradicted") expectation(s) of kernels/comparisons contradicted: $(head -n 3 <<<"$contradicted" |
+			sed 's/^not ok [0-9]* - //' | paste -sd';')"
 		exit 1
 	fi
 }

@@ -237,7 +237,8 @@ else
 	. "$LOCKLAT_ROOT/bench/host/execute-jobs.sh"
 fi
 
-# job_start I: I gets its CPUs and starts.
+# job_start I: I gets its CPUs (none for a lab cell: host_take gave it a
+# slot) and starts.
 job_start() {
 	local i=$1 n=${J_MAX[$1]}
 	[ "$n" -le "${#FREE[@]}" ] || n=${#FREE[@]}
@@ -282,10 +283,7 @@ schedule() {
 			# kernel), on a host's free slot.
 			[ "$left" -eq 0 ] || continue
 			host_take "$i" || continue
-			J_STATE[i]=run J_START[i]=$now
-			running=$((running + 1))
-			job_launch "$i" 0
-			started=0
+			job_start "$i"; started=0
 			continue
 		fi
 		[ "${S[overlap]}" = yes ] || [ "$left" -eq 0 ] || continue

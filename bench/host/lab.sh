@@ -354,7 +354,7 @@ lab_cell_take() {
 		progress matrix "$line"
 		lab_collect "$lab/$LAB_W" "$out" "${rel#incoming/}" "$digest"
 	else
-		grep -v '^parallel: Warning: --cleanup' "$lab/jobs/$id.err" 2>/dev/null | sed 's/^/  /' >&2 || true
+		sed 's/^/  /' "$lab/jobs/$id.err" >&2 2>/dev/null || true
 	fi
 	cat "$lab/jobs/$id.joblog" >>"$out/logs/lab-joblog" 2>/dev/null || true
 	[ -e "$(cell_dir "$out" "$v" "$w" "$c")" ]

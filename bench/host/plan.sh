@@ -324,8 +324,8 @@ plan_write() {
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
 	# Debian's pristine tree (kernels/build.sh --sources) beside the tools:
 	# each kernel's tree links it; then rtla from it (--rtla), on one CPU,
-	# beside the first kernel on the other (given both, it kept the kernels
-	# waiting for its 13 s): the guest image packs it.
+	# beside the first kernel on the other (given both, the first kernel
+	# waited for it): the guest image packs it.
 	s=$PLAN_SECONDS_SOURCES
 	[ ! -f "$LOCKLAT_BUILD/src/pristine/Makefile" ] || s=$PLAN_SECONDS_BUILT_KERNEL
 	plan_job sources packages "1-$budget" "$s"

@@ -178,14 +178,23 @@ cell_guest_seconds() {
 	echo "$s"
 }
 
-# cell_conf_passes PASSES: the cell.conf lines ("KEY VALUE") of PASSES'
-# parameters, each pass's once.
-cell_conf_passes() {
+# passes_distinct PASSES: each pass of PASSES once, "NAME.N" as NAME, in
+# order, one per line.
+passes_distinct() {
 	local p seen=' '
 	for p in $1; do
 		p=${p%%.*}
 		[[ $seen == *" $p "* ]] && continue
 		seen+="$p "
+		printf '%s\n' "$p"
+	done
+}
+
+# cell_conf_passes PASSES: the cell.conf lines ("KEY VALUE") of PASSES'
+# parameters, each pass's once.
+cell_conf_passes() {
+	local p
+	for p in $(passes_distinct "$1"); do
 		pass_load "$p"
 		[ -z "$PASS_CONF" ] || printf '%s' "$PASS_CONF"
 	done
@@ -209,12 +218,9 @@ pass_host() {
 # passes_host HOOK PASSES ARGS...: pass_host HOOK for each distinct pass of
 # PASSES, in order; the first failure stops.
 passes_host() {
-	local hook=$1 list=$2 p seen=' '
+	local hook=$1 list=$2 p
 	shift 2
-	for p in $list; do
-		p=${p%%.*}
-		[[ $seen == *" $p "* ]] && continue
-		seen+="$p "
+	for p in $(passes_distinct "$list"); do
 		pass_host "$p" "$hook" "$@" || return
 	done
 }

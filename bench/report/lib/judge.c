@@ -114,24 +114,32 @@ void judge(struct judgement *j, const struct judge_side *a, const struct judge_s
 	}
 }
 
-/* x rounded to sig significant figures, with thousands separated by commas, into buf. */
-static const char *figures(char *buf, size_t size, double x, int sig, bool down)
+const char *number_grouped(char *buf, size_t size, const char *number)
 {
-	double scale = pow(10, floor(log10(x)) + 1 - sig), r = (down ? floor(x / scale) : round(x / scale)) * scale;
-	char digits[64], *d;
+	const char *d = strchr(number, '.'), *p = number;
 	size_t len, i, o = 0;
-	int decimals = scale < 1 ? (int)ceil(-log10(scale) - 1e-9) : 0;
 
-	snprintf(digits, sizeof(digits), "%.*f", decimals, r);
-	d = strchr(digits, '.');
-	len = d ? (size_t)(d - digits) : strlen(digits);
+	if (*p == '-' && o + 1 < size)
+		buf[o++] = *p++;
+	len = d ? (size_t)(d - p) : strlen(p);
 	for (i = 0; i < len && o + 2 < size; i++) {
-		buf[o++] = digits[i];
+		buf[o++] = p[i];
 		if ((len - i - 1) % 3 == 0 && i + 1 < len)
 			buf[o++] = ',';
 	}
 	snprintf(buf + o, size - o, "%s", d ? d : "");
 	return buf;
+}
+
+/* x rounded to sig significant figures, with thousands separated by commas, into buf. */
+static const char *figures(char *buf, size_t size, double x, int sig, bool down)
+{
+	double scale = pow(10, floor(log10(x)) + 1 - sig), r = (down ? floor(x / scale) : round(x / scale)) * scale;
+	char digits[64];
+	int decimals = scale < 1 ? (int)ceil(-log10(scale) - 1e-9) : 0;
+
+	snprintf(digits, sizeof(digits), "%.*f", decimals, r);
+	return number_grouped(buf, size, digits);
 }
 
 const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us)

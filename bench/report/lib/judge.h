@@ -59,6 +59,8 @@ void judge(struct judgement *j, const struct judge_side *a, const struct judge_s
  * resolution)". buf is "" for a ratio that is not a number.
  */
 const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us);
+/* A formatted decimal number ("52688", "-1234.5") with its thousands separated by commas, into buf. */
+const char *number_grouped(char *buf, size_t size, const char *number);
 /* The interval [lo, hi] lies within JUDGE_NEGLIGIBLE of 1. */
 bool judge_negligible(double lo, double hi);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cell.c - read one result cell: its meta, findings, the workload's data
- * checks and tasks, then each pass's files through the pass's own load
- * (pass.h, passes.c); the helpers the passes' loaders share.
+ * checks and the kernel's preemption model, then each pass's files through
+ * the pass's own load (pass.h, passes.c); the helpers the passes' loaders
+ * share.
  */
 #define _GNU_SOURCE
 #include "cell.h"
@@ -11,12 +12,9 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "locklat.h"
@@ -292,6 +290,15 @@ const struct lock_event *cell_lock_event(const struct cell *c, const char *name)
 		if (!strcmp(c->lock_events[i].name, name))
 			return &c->lock_events[i];
 	return NULL;
+}
+
+const char *load_verdict_name(enum load_verdict v)
+{
+	static const char *const names[] = {
+		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
+	};
+
+	return names[v];
 }
 
 bool cell_panicked(const struct cell *c)

@@ -445,6 +445,8 @@ void call_sites_free(struct call_sites *cs);
  * its status into INVALID with the reason.
  */
 int cell_load(struct cell *c, const char *dir, const struct call_sites *cs, uint64_t window_us);
+/* A load verdict's name in summary.json and summary.csv: "none", "unknown", "alive", "dead". */
+const char *load_verdict_name(enum load_verdict v);
 /* The findings include a kernel panic. */
 bool cell_panicked(const struct cell *c);
 /* Which of its variant's kernels the cell booted: "plain" or "traced". */

@@ -992,13 +992,10 @@ static json_object *json_blocks(const struct cell *c)
 
 static json_object *json_load(const struct load_state *l)
 {
-	static const char *const verdicts[] = {
-		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
-	};
 	json_object *o = json_object_new_object(), *a;
 	unsigned int s;
 
-	json_object_object_add(o, "verdict", json_object_new_string(verdicts[l->verdict]));
+	json_object_object_add(o, "verdict", json_object_new_string(load_verdict_name(l->verdict)));
 	json_object_object_add(o, "alive", l->verdict == LOAD_ALIVE ? json_object_new_boolean(1) :
 				   l->verdict == LOAD_DEAD ? json_object_new_boolean(0) : NULL);
 	json_object_object_add(o, "died_at_s", l->verdict == LOAD_DEAD ? json_object_new_double(l->died_at_s) : NULL);

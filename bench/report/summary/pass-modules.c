@@ -5,7 +5,6 @@
  * summary.md and its members of a cell in summary.json.
  */
 #define _GNU_SOURCE
-#include "analyse.h"
 #include "pass.h"
 #include "render-md.h"
 #include "render.h"

@@ -7,7 +7,6 @@
  * summary.json.
  */
 #define _GNU_SOURCE
-#include "analyse.h"
 #include "pass.h"
 #include "render-md.h"
 #include "render.h"

@@ -47,9 +47,6 @@ static const char *num_u64(char *buf, size_t size, bool has, uint64_t v)
  */
 void render_csv(const struct run *run)
 {
-	static const char *const load_words[] = {
-		[LOAD_NONE] = "none", [LOAD_UNKNOWN] = "unknown", [LOAD_ALIVE] = "alive", [LOAD_DEAD] = "dead",
-	};
 	FILE *f = render_open(run, "summary.csv");
 	size_t i;
 
@@ -86,7 +83,7 @@ void render_csv(const struct run *run)
 		csv_field(f, num_u64(b[7], sizeof(b[7]), lat, c->judged.p999_us), false);
 		csv_field(f, num_u64(b[8], sizeof(b[8]), lat, hist_total(&c->hist)), false);
 		csv_field(f, num_u64(b[9], sizeof(b[9]), lat, c->hist.overflow), false);
-		csv_field(f, load_words[c->load.verdict], false);
+		csv_field(f, load_verdict_name(c->load.verdict), false);
 		if (dead)
 			snprintf(b[10], sizeof(b[10]), "%g", c->load.died_at_s);
 		else

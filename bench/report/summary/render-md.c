@@ -123,17 +123,9 @@ static const char *clock_words(const struct run *run, char *buf, size_t size)
 static const char *us_words(char *buf, size_t size, double us)
 {
 	char digits[32];
-	size_t len, i, o = 0;
 
 	snprintf(digits, sizeof(digits), "%.0f", us);
-	len = strlen(digits);
-	for (i = 0; i < len && o + 2 < size; i++) {
-		buf[o++] = digits[i];
-		if ((len - i - 1) % 3 == 0 && i + 1 < len && digits[i] != '-')
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
-	return buf;
+	return number_grouped(buf, size, digits);
 }
 
 /*

@@ -13,8 +13,9 @@
 # its wall time, user and system seconds, its CPU floor ((user + sys) / host
 # CPUs: the wall time if no CPU ever idled) and how far above it the run
 # was, and per kind of job (DIR/run/logs/jobs) the jobs' wall, user and
-# system seconds, into DIR/bench. METHODOLOGY.md ("From scratch") holds
-# what it measured. The Debian packages are not part of it: installed
+# system seconds, and where the CPUs idled (no job held them, at the start,
+# middle and end; or a job held them unused, per kind), into DIR/bench.
+# METHODOLOGY.md ("From scratch") holds what it measured. The Debian packages are not part of it: installed
 # before, their job takes seconds.
 # Exit: 0 measured, 1 the run failed, 2 bad usage.
 
@@ -52,3 +53,25 @@ awk -v wall="$wall" -v user="$user" -v sys="$sys" -v cpus="$(nproc)" 'BEGIN {
 jobs_by_kind "$out/run/logs/jobs" | while read -r kind w u s; do
 	printf '  %-12s wall %6d s  user %6d s  sys %5d s\n' "$kind" "$w" "$u" "$s"
 done | tee -a "$out/bench"
+# Where the CPUs idled: seconds no job held a CPU (from each job's start and
+# wall), at the run's start, middle and end; and CPUs held by a job that did
+# not use them (its wall x CPUs - user - sys), per kind.
+awk -F'\t' -v cpus="$(nproc)" -v wall="$wall" '
+	NF >= 7 && $4 != "-" {
+		n = split($6, c, ","); if ($6 !~ /^[0-9,]+$/) n = 0
+		for (s = $7; s < $7 + $3; s++) held[s] += n
+		k = $1; sub(/:.*/, "", k); idle[k] += $3 * n - $4 - $5
+		if (!(k in seen)) { seen[k] = 1; order[++kinds] = k }
+		if ($7 + $3 > end) end = $7 + $3
+	}
+	END {
+		for (s = 0; s < end; s++) {
+			u = cpus - held[s]; if (u < 0) u = 0
+			if (s < 60) first += u; else if (s >= end - 60) last += u; else middle += u
+		}
+		printf "CPU s no job held: %d in the first minute, %d in the middle, %d in the last minute; %.0f outside the jobs (the executor before and after them)\n",
+			first, middle, last, (wall - end) * cpus
+		printf "CPU s held but not used:"
+		for (i = 1; i <= kinds; i++) if (idle[order[i]] >= 1) printf " %s %.0f", order[i], idle[order[i]]
+		printf "\n"
+	}' "$out/run/logs/jobs" | tee -a "$out/bench"

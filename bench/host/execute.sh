@@ -34,7 +34,7 @@
 # or modules did not build is written as an INFRA cell saying so. The
 # packages, tools, sources, rtla and image jobs are the run's: one that fails stops it.
 # Each job's wall, user and system seconds go to DIR/logs/jobs (a line per
-# job: ID, status, wall, user, sys, CPUs).
+# job: ID, status, wall, user, sys, CPUs, start second).
 # Exit: 0 done (cells may hold findings), 1 a stage failed or the run
 # contradicts an expectation of kernels/comparisons (DIR/verdicts.tap), 2
 # the run's tree holds another matrix's kernels, 130 interrupted.

@@ -31,11 +31,11 @@ plan_factor_x10() {
 
 # Fixed stages' expected wall seconds (a kernel's: LOCKLAT_BUILD_*_SECONDS),
 # as DIR/logs/jobs has them on this machine: the packages installed, the
-# tools built from scratch on one CPU, the guest image and the modules built, a built
+# tools built from scratch, the guest image and the modules built, a built
 # kernel found current (make -j1), the summary and plots of a default run;
 # the sources' extraction and rtla's build as the from-scratch run at f73c5ec
 # timed them (METHODOLOGY.md, "From scratch").
-PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=25 PLAN_SECONDS_SOURCES=31 PLAN_SECONDS_RTLA=5 PLAN_SECONDS_IMAGE=30
+PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=15 PLAN_SECONDS_SOURCES=31 PLAN_SECONDS_RTLA=5 PLAN_SECONDS_IMAGE=30
 PLAN_SECONDS_MODULES=30
 PLAN_SECONDS_EQUIVALENCE=120 PLAN_SECONDS_BUILT_KERNEL=6 PLAN_SECONDS_SUMMARY=5 PLAN_SECONDS_PLOTS=10
 
@@ -323,13 +323,13 @@ plan_write() {
 		variants_dir "${ab:+$out/ab/variants}${ab:-$LOCKLAT_VARIANTS_DIR}" factor_x10 "$(plan_factor_x10 "$accel")" \
 		history_kinds "${#history_seconds[@]}"
 	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
-	# The tools on one CPU and Debian's pristine tree (kernels/build.sh
-	# --sources) beside them: given every CPU, the tools kept the extraction
-	# waiting (14 s of the from-scratch run's start, a CPU idle under the
-	# extraction after). Each kernel's tree links the pristine one; rtla is
-	# built from it (--rtla) on one CPU, beside the first kernel on the other
+	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
+	# Debian's pristine tree (kernels/build.sh --sources), which each
+	# kernel's tree links, after the tools, both on every CPU they can use:
+	# on one CPU each, side by side, the extraction (xz and tar in a pipe)
+	# took 45 s against 31 and the first kernel started no sooner. Then rtla
+	# from it (--rtla), on one CPU, beside the first kernel on the other
 	# (given both, the first kernel waited for it): the guest image packs it.
-	plan_job tools packages 1 "$PLAN_SECONDS_TOOLS"
 	s=$PLAN_SECONDS_SOURCES
 	[ ! -f "$LOCKLAT_BUILD/src/pristine/Makefile" ] || s=$PLAN_SECONDS_BUILT_KERNEL
 	plan_job sources packages "1-$budget" "$s"

@@ -42,7 +42,7 @@ derive slower '(.groups[] | select(.variant == "baseline" and .workload == "squa
 "$bin" --out "$tmp/slower-cmp" "$tmp/a" "$tmp/slower" >"$tmp/slower.out"
 tap_is "$?" 1 "B slower than A: exit 1 (regressed)"
 row=$(grep '^| baseline | squashfs |' "$tmp/slower-cmp/compare.md")
-tap_like "$row" '\| B higher: 3\.00× \[[0-9.]+–[0-9.]+\] \(pass maximum\) \|$' "three times the maxima: B higher, 3.00×"
+tap_like "$row" '\| B higher: 3\.00× \[[0-9.]+–[0-9.]+\] \(pass maximum, 1 µs resolution\) \|$' "three times the maxima: B higher, 3.00×"
 lo=$(jq '.groups[] | select(.variant == "baseline" and .workload == "squashfs") | .ratio_ci95[0]' "$tmp/slower-cmp/compare.json")
 tap_like "$lo" '^[1-9]' "and the interval's lower end is above 1 ($lo)"
 tap_like "$(grep '^| local_lock | squashfs |' "$tmp/slower-cmp/compare.md")" 'no difference shown' \

@@ -70,7 +70,7 @@ tap_result $? "the targets a verification pass missed are named; a cell without 
 # kernels/comparisons with its verdict, then the A/A check and what did not finish.
 tap_is "$(grep -m1 '^## ' "$md")" "## Answer" "summary.md opens with the answer, before the tables"
 sed -n '/^## Answer$/,/^## The run$/p' "$md" >"$tmp/answer"
-grep -q '^\*\*rt vs baseline-rt on squashfs\*\* (the question kernels/comparisons asks first): 2 vs 4 repetitions, instruction time (tcg-icount); inconclusive: 2 vs 4 repetitions.*; p (max) = 0.133, the strongest result 2 vs 4 repetitions can give\.$' "$tmp/answer" &&
+grep -q '^\*\*rt vs baseline-rt on squashfs\*\* (the question kernels/comparisons asks first): 2 vs 2 measured repetitions, instruction time (tcg-icount); failed under load: 0/2 rt vs 2/4 baseline-rt (Fisher p = 0.467, no difference shown); measured: inconclusive: 2 vs 2 repetitions.*; p (max) = 0.333, the strongest result 2 vs 2 repetitions can give\.$' "$tmp/answer" &&
 	grep -q '^- A/A check, local_lock vs baseline (expected the same):.* squashfs: no difference shown' "$tmp/answer" &&
 	grep -q '^- Did not finish: 4 cells (2 TIMEOUT, 1 INVALID, 0 INFRA, 1 panicked)' "$tmp/answer"
 tap_result $? "the answer: the question's verdict with its repetitions, the A/A check, what did not finish"
@@ -82,20 +82,20 @@ cp -a "$root/tests/fixtures/run" "$tmp/ask"
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$tmp/ask-aa" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/ask" >/dev/null
 tap_like "$(grep -m1 '^\*\*local_lock vs baseline on squashfs' "$tmp/ask/summary.md")" \
-	'\): baseline [0-9,]+ µs → local_lock [0-9,]+ µs \(medians of the pass maximum\): \*\*[+−][0-9.]+%\*\*, 4 vs 4 repetitions, instruction time \(tcg-icount\); no difference shown: ' \
+	'\): baseline [0-9,]+ µs → local_lock [0-9,]+ µs \(medians of the pass maxima\): \*\*[+−][0-9.]+%\*\*, 4 vs 4 measured repetitions, instruction time \(tcg-icount\); no difference shown: ' \
 	"the answer with an interval: both medians, the change in words, n vs n and the clock"
 # The reviewer's verdict: a block per "verdict" line of kernels/comparisons,
 # the change against its base, with what appeared or went away.
 sed -n '/^## For a reviewer$/,/^## The run$/p' "$md" >"$tmp/reviewer"
 grep -q '^local_lock vs baseline (preempt):$' "$tmp/reviewer" && grep -q '^rt vs baseline-rt (rt):$' "$tmp/reviewer" &&
-	grep -q '^  squashfs: inconclusive: 2 vs 4 repetitions' "$tmp/reviewer" &&
+	grep -q '^  squashfs: failed under load: 0/2 rt vs 2/4 baseline-rt (Fisher p = 0.467, no difference shown); measured: inconclusive: 2 vs 2 repetitions' "$tmp/reviewer" &&
 	grep -q '^    splats appeared: none; went away: scheduling-while-atomic, bug, oops, panic$' "$tmp/reviewer" &&
 	grep -q '^  binary equivalence: not checked in this run' "$tmp/reviewer"
 tap_result $? "the reviewer's verdict: each pair, the verdicts, the splats that went away, equivalence not checked"
 # A real baseline-rt lru cell whose load the pre-series bug killed: left
-# out, with how and the splat, and ranked as the worst in the comparisons.
+# out, with how and the splat, and counted as a failure in the comparisons.
 grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru.* | yes |$' "$md"
-tap_result $? "a dead load is left out, with how it ended and the splat, and ranked as the worst"
+tap_result $? "a dead load is left out, with how it ended and the splat, and counted as a failure"
 grep -q '^| load through the latency pass | .* \*\*died or stalled in 1\*\* (first at 0.0 s) |' "$md"
 tap_result $? "the table says the load died, and when"
 # A section only inside a call site is not that site's: an interrupt that
@@ -135,7 +135,7 @@ grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"
 tap_result $? "kernel splats are listed"
-grep -Eq '^\| local_lock vs baseline \(4 vs 4\) \| (–|[0-9.]+× \[[0-9.]+–[0-9.]+\]) \| [0-9.]+× \[[0-9.]+–[0-9.]+\] \| [0-9.]+× \| [0-9.]+ \| [0-9.]+ \| ' "$md"
+grep -Eq '^\| local_lock vs baseline \(4 vs 4 measured\) \| [0-9.]+× \[[0-9.]+–[0-9.]+\] \| (–|[0-9.]+× \[[0-9.]+–[0-9.]+\]) \| [0-9.]+× \| [0-9.]+ \| none \| ' "$md"
 tap_result $? "the A/A comparison has a ratio with its interval and exact p-values"
 grep -q '2× change is not ruled out' "$md"
 tap_result $? "an interval that includes 1 says whether it rules out a 2× change"

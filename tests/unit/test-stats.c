@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-stats - percentiles, medians, the Mann-Whitney U test and the
- * Hodges-Lehmann ratio. The rank statistics are checked against references
+ * test-stats - percentiles, medians, the Mann-Whitney U test, the
+ * Hodges-Lehmann ratio, Fisher's exact test and the judge built on them. The rank statistics are checked against references
  * written here from their definitions (enumeration of every labelling),
  * against a published value and against formulas worked by hand.
  */
@@ -429,7 +429,12 @@ static void phrase_is(double r, double lo, double hi, double a, double b, const 
 {
 	char buf[160];
 
-	ratio_phrase(buf, sizeof(buf), r, lo, hi, a, b);
+	/* Medians a and b (µs) > 0: the interval as the 1 µs resolution leaves it, at those values. */
+	if (a > 0 && b > 0) {
+		lo *= b / (b + 1);
+		hi *= (a + 1) / a;
+	}
+	ratio_phrase(buf, sizeof(buf), r, lo, hi, a > 0 && b > 0);
 	ok(!strcmp(buf, want), "ratio words, %s: \"%s\" (want \"%s\")", what, buf, want);
 }
 
@@ -461,9 +466,64 @@ static void test_words(void)
 	ok(rank_min_p(1, 1) == 1, "smallest p, 1 vs 1: 1 (no test)");
 }
 
+/*
+ * Fisher's exact test against values computed apart (the hypergeometric
+ * tables enumerated with Python's math.comb, and the textbook example of
+ * Wikipedia's "Fisher's exact test": 1 of 10 men against 11 of 14 women,
+ * two-sided p 0.002759).
+ */
+static void test_fisher(void)
+{
+	ok(same(fisher_exact_p(4, 4, 0, 4), 2.0 / 70), "Fisher 4/4 vs 0/4: 2/70 (%.6f)", fisher_exact_p(4, 4, 0, 4));
+	ok(same(fisher_exact_p(3, 4, 1, 4), 34.0 / 70), "Fisher 3/4 vs 1/4: 34/70, the tables no likelier than 16/70");
+	ok(fabs(fisher_exact_p(1, 10, 11, 14) - 0.002759456185220083) < 1e-12,
+	   "Fisher 1/10 vs 11/14: 0.0027595 (%.7f)", fisher_exact_p(1, 10, 11, 14));
+	ok(fabs(fisher_exact_p(10, 20, 3, 20) - 0.040742395024931176) < 1e-12,
+	   "Fisher 10/20 vs 3/20: 0.0407424 (%.7f)", fisher_exact_p(10, 20, 3, 20));
+	ok(fabs(fisher_exact_p(2, 4, 0, 4) - 0.42857142857142855) < 1e-12, "Fisher 2/4 vs 0/4: 3/7");
+	ok(fisher_exact_p(4, 4, 4, 4) == 1 && fisher_exact_p(0, 4, 0, 4) == 1, "Fisher, all or none failed on both: 1");
+	ok(isnan(fisher_exact_p(0, 0, 1, 4)) && isnan(fisher_exact_p(5, 4, 1, 4)),
+	   "Fisher: an empty side or a count above its total is no test (NaN)");
+}
+
+/* The judge: failures are outcomes, never ratios; the verdict reads the pass maximum at 1 µs. */
+static void test_judge(void)
+{
+	const double rt[] = { 4, 4, 4, 4 }, base[] = { 52689, 52700, 52650, 52720 }, up[] = { 4, 30, 4, 5 };
+	struct judge_side a = { .name = "rt", .max = rt, .n = 4 }, b = { .name = "baseline-rt", .max = base, .n = 4 };
+	struct judgement j;
+
+	judge(&j, &a, &b);
+	ok(j.ci.valid && same(j.ci.hi, 5.0 / 52650) && same(j.ci.lo, 4.0 / 52721) && strstr(j.verdict, "rt lower") &&
+	   strstr(j.verdict, "pass maximum") && isnan(j.p_failed),
+	   "judge 4 µs vs ~52,700 µs: lower, the interval as 1 µs leaves it, [4/52721, 5/52650] = [%.8f, %.8f]: %s",
+	   j.ci.lo, j.ci.hi, j.verdict);
+	b.n = 0;
+	b.failed = 4;
+	judge(&j, &a, &b);
+	ok(!j.ci.valid && isnan(j.ratio_medians) && isnan(j.p_max) && j.fb == 4 && same(j.p_failed, 2.0 / 70) &&
+	   strstr(j.verdict, "rt fails less often under load: 0/4 rt vs 4/4 baseline-rt (Fisher p = 0.029)") &&
+	   strstr(j.verdict, "no latency ratio") && !strstr(j.verdict, "0.00"),
+	   "judge, every baseline-rt repetition failed: a proportion, no ratio: %s", j.verdict);
+	a.n = 0;
+	a.failed = 4;
+	judge(&j, &a, &b);
+	ok(!j.ci.valid && j.p_failed == 1 && strstr(j.verdict, "failed under load: 4/4 rt vs 4/4 baseline-rt") &&
+	   !strstr(j.verdict, "1.00×"), "judge, all failed on both sides: no 1.00× [1.00–1.00]: %s", j.verdict);
+	a = (struct judge_side){ .name = "rt", .max = rt, .n = 4, .startup = up };
+	b = (struct judge_side){ .name = "baseline-rt", .max = base, .n = 4, .failed = 1 };
+	judge(&j, &a, &b);
+	ok(j.nb == 4 && j.fb == 1 && j.ci.valid && strstr(j.verdict, "failed under load: 0/4 rt vs 1/5 baseline-rt") &&
+	   strstr(j.verdict, "measured: rt lower") && j.startup_a == 1 && j.startup_max == 30 &&
+	   strstr(j.verdict, "start-up maxima above the steady ones: 1 of rt"),
+	   "judge, one failure and a start-up maximum of 30 against 4 µs: both said: %s", j.verdict);
+}
+
 int main(void)
 {
-	tap_plan(69);
+	tap_plan(80);
+	test_fisher();
+	test_judge();
 	test_words();
 	test_histogram();
 	test_mwu_small();

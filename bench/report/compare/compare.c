@@ -9,9 +9,9 @@
  * committed run such as results/reference has them without its cells). For
  * each variant and workload measured in both, B against A as the summary
  * sets two builds against each other (bench/report/lib/judge.h): the
- * Hodges-Lehmann ratio B/A of the typical worst second (the pass maximum
- * where a side lacks it) with its exact 95% interval, the rank test's p of
- * the pass maxima, failures under load ranked as the worst, and a verdict.
+ * Hodges-Lehmann ratio B/A of the measured pass maxima with its exact 95%
+ * interval widened by the 1 µs resolution, the rank test's p, failures under
+ * load compared as proportions (Fisher's exact test), and a verdict.
  * Runs whose measurement settings differ (accelerator, vCPUs, memory, pass
  * and warm-up lengths, histogram range, start-up window) are refused in one
  * line naming what differs, unless --allow-different.
@@ -61,7 +61,7 @@ struct row {
 	char name[256];
 	char a[48], b[48], change[24], interval[64];
 	enum change kind;
-	char verdict[400];
+	char verdict[480];
 };
 
 /* The settings that make two runs' numbers comparable (summary.json's "settings"). */
@@ -213,9 +213,15 @@ static const char *spread_pct(char *buf, size_t size, const struct side *s)
 	return buf;
 }
 
-/* What a judgement of B against A says, at threshold (a fraction: 0.1 for 10%). */
+/*
+ * What a judgement of B against A says, at threshold (a fraction: 0.1 for
+ * 10%): failures under load first, when Fisher's test tells the sides
+ * apart, then the measured maxima's interval (widened by the resolution).
+ */
 static enum change change_of(const struct judgement *j, double threshold)
 {
+	if (j->p_failed < 0.05)
+		return j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa) ? CH_REGRESSED : CH_IMPROVED;
 	if (!j->ci.valid || j->ci.coverage <= 0 || isnan(j->ci.estimate))
 		return CH_NOT_COMPARABLE;
 	if (j->ci.lo > 1)
@@ -415,11 +421,12 @@ int main(int argc, char **argv)
 		fprintf(md, "- **A and B are the same run**: every change is 0 by construction.\n");
 	fputc('\n', md);
 	fprintf(md, "B against A for each build and workload measured in both: the Hodges–Lehmann ratio B/A "
-		"with its exact 95%% interval, of the typical worst second where both runs have it and of the "
-		"pass maximum otherwise; the Mann–Whitney p of the pass maxima; repetitions that failed under "
-		"load ranked as the worst. Ratios within ±%.0f%% are the same. All latencies in µs, maxima as "
-		"median [min–max] (measured repetitions).\n\n", JUDGE_NEGLIGIBLE * 100);
-	fprintf(md, "| build | workload | A max | B max | B/A [95%% interval] | statistic | p (max) | verdict |\n"
+		"of the pass maxima with its exact 95%% interval, widened by the 1 µs resolution; the "
+		"Mann–Whitney p of the pass maxima; repetitions that failed under load (hung, panicked, lost "
+		"their load) counted apart and compared as proportions (Fisher's exact test). Ratios within "
+		"±%.0f%% are the same. All latencies in µs, maxima as median [min–max] (measured "
+		"repetitions).\n\n", JUDGE_NEGLIGIBLE * 100);
+	fprintf(md, "| build | workload | A max | B max | B/A [95%% interval] | p (max) | failed under load | verdict |\n"
 		"|---|---|---|---|---|---|---|---|\n");
 
 	jroot = json_object_new_object();
@@ -478,11 +485,15 @@ int main(int argc, char **argv)
 			fprintf(md, " %s× [no interval] |", ratio_str(est, sizeof(est), j.ci.estimate));
 		else
 			fprintf(md, " – |");
-		fprintf(md, " %s |", j.by_blocks ? "typical worst second" : "pass maximum");
 		if (isnan(j.p_max))
 			fprintf(md, " – |");
 		else
 			fprintf(md, " %.3f |", j.p_max);
+		if (j.fa || j.fb)
+			fprintf(md, " %zu/%zu vs %zu/%zu (Fisher p = %.3f) |", j.fb, j.nb + j.fb, j.fa, j.na + j.fa,
+				j.p_failed);
+		else
+			fprintf(md, " none |");
 		fprintf(md, " %s |\n", j.verdict);
 
 		o = json_object_new_object();
@@ -490,7 +501,8 @@ int main(int argc, char **argv)
 		json_object_object_add(o, "workload", json_object_new_string(workload));
 		json_object_object_add(o, "a", json_side(&sa));
 		json_object_object_add(o, "b", json_side(&sb));
-		json_object_object_add(o, "statistic", json_object_new_string(j.by_blocks ? "typical worst second" : "pass maximum"));
+		json_object_object_add(o, "statistic", json_object_new_string("pass maximum"));
+		json_object_object_add(o, "p_failed", json_double_or_null(j.p_failed));
 		json_object_object_add(o, "ratio_b_over_a", j.ci.valid ? json_double_or_null(j.ci.estimate) : NULL);
 		json_object_object_add(o, "ratio_ci95", json_interval(&j.ci));
 		json_object_object_add(o, "ci_coverage", j.ci.valid ? json_object_new_double(j.ci.coverage) : NULL);

@@ -5,6 +5,7 @@
 #include "judge.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,14 +15,11 @@ bool judge_negligible(double lo, double hi)
 }
 
 /*
- * A side's values of one statistic for the tests: the measured ones (below
- * cyclictest's 1 µs resolution counted as 1, as a ratio needs positive
- * values), then +inf for each repetition that failed under load (the guest
- * hung or panicked in the latency pass, or the load died there). A hang is
- * a wake-up that never came, longer than any measured one; a dead load is
- * the build failing its load, which must not pass for a quiet measurement.
- * A rank test needs no more (a right-censored value ranked last; two such
- * tie).
+ * A side's measured values of one statistic for the tests, below
+ * cyclictest's 1 µs resolution counted as 1 (a ratio needs positive
+ * values). A repetition that failed under load has no value: it is an
+ * outcome, counted apart (a hang is not a long wake-up, and a load that
+ * died leaves a quiet measurement that is not one under load).
  */
 static size_t side_values(const struct judge_side *s, const double *v, double *out)
 {
@@ -29,89 +27,168 @@ static size_t side_values(const struct judge_side *s, const double *v, double *o
 
 	for (i = 0; i < s->n && n < JUDGE_MAX_VALUES; i++)
 		out[n++] = v[i] < 1 ? 1 : v[i];
-	for (i = 0; i < s->failed && n < JUDGE_MAX_VALUES; i++)
-		out[n++] = INFINITY;
 	return n;
 }
 
-/* The Hodges-Lehmann interval of a statistic; invalid if a side has no values. */
-static void interval_of(struct ratio_ci *ci, const struct judge_side *a, const double *va_src,
+/*
+ * The Hodges-Lehmann interval of a statistic, and into *wide the same as
+ * the 1 µs resolution leaves it: a value read as x µs is x to x + 1, and an
+ * interval's ends are order statistics of the pairs' ratios a_i/b_j, which
+ * can only move down to those of a_i/(b_j + 1) and up to those of
+ * (a_i + 1)/b_j. Invalid if a side has no values.
+ */
+static void interval_of(struct ratio_ci *ci, struct ratio_ci *wide, const struct judge_side *a, const double *va_src,
 			const struct judge_side *b, const double *vb_src)
 {
-	double va[JUDGE_MAX_VALUES], vb[JUDGE_MAX_VALUES];
-	size_t na = side_values(a, va_src, va), nb = side_values(b, vb_src, vb);
+	double va[JUDGE_MAX_VALUES], vb[JUDGE_MAX_VALUES], up[JUDGE_MAX_VALUES];
+	size_t na = side_values(a, va_src, va), nb = side_values(b, vb_src, vb), i;
+	struct ratio_ci moved;
 
 	if (!na || !nb || hodges_lehmann_ratio(va, na, vb, nb, 0.95, ci))
 		ci->valid = false;
+	*wide = *ci;
+	if (!ci->valid)
+		return;
+	for (i = 0; i < nb; i++)
+		up[i] = vb[i] + 1;
+	if (!hodges_lehmann_ratio(va, na, up, nb, 0.95, &moved))
+		wide->lo = moved.lo;
+	for (i = 0; i < na; i++)
+		up[i] = va[i] + 1;
+	if (!hodges_lehmann_ratio(up, na, vb, nb, 0.95, &moved))
+		wide->hi = moved.hi;
 }
 
-/*
- * The verdict reads from the 95% interval of the Hodges-Lehmann ratio
- * (which inverts the rank test) of the typical worst second when both
- * sides have it (every measured repetition with at least JUDGE_MIN_BLOCKS
- * whole seconds after the window), else of the pass maxima: it excludes 1,
- * or it does not and then says whether a 2x change either way is still
- * possible, which is what "no difference" is worth at that sample size.
- * The pass maximum, the worst case, is always reported beside it.
- */
-void judge(struct judgement *j, const struct judge_side *a, const struct judge_side *b)
+/* How many of a side's measured repetitions have a flagged start-up maximum (JUDGE_STARTUP_*); the largest into *max. */
+static size_t startup_flagged(const struct judge_side *s, double *max)
 {
-	double va[JUDGE_MAX_VALUES], vb[JUDGE_MAX_VALUES], ma, mb;
-	size_t na = side_values(a, a->max, va), nb = side_values(b, b->max, vb), len;
-	char lo[16], hi[16], est[16];
-	const struct ratio_ci *ci;
+	size_t i, n = 0;
 
-	memset(j, 0, sizeof(*j));
-	ma = median(a->max, a->n);
-	mb = median(b->max, b->n);
-	j->ratio_medians = a->n && b->n && mb > 0 ? ma / mb : NAN;
-	j->p_max = mann_whitney_p(va, na, vb, nb);
-	j->na = na;
-	j->nb = nb;
-	interval_of(&j->ci_max, a, a->max, b, b->max);
-	j->by_blocks = a->min_blocks >= JUDGE_MIN_BLOCKS && b->min_blocks >= JUDGE_MIN_BLOCKS;
-	if (j->by_blocks)
-		interval_of(&j->ci_blocks, a, a->blocks, b, b->blocks);
-	j->ci = j->by_blocks ? j->ci_blocks : j->ci_max;
-	ci = &j->ci;
+	for (i = 0; s->startup && i < s->n; i++) {
+		double up = s->startup[i], steady = s->max[i];
+
+		if (!(up >= steady * JUDGE_STARTUP_FACTOR && up - steady >= JUDGE_STARTUP_MIN_US))
+			continue;
+		n++;
+		if (up > *max)
+			*max = up;
+	}
+	return n;
+}
+
+/* Append to j->verdict. */
+static void verdict_add(struct judgement *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void verdict_add(struct judgement *j, const char *fmt, ...)
+{
+	size_t len = strlen(j->verdict);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(j->verdict + len, sizeof(j->verdict) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* The failures, when there are any: as proportions, and which side fails more when Fisher's test says so. */
+static void verdict_failures(struct judgement *j, const struct judge_side *a, const struct judge_side *b)
+{
+	if (!j->fa && !j->fb)
+		return;
+	if (j->p_failed < 0.05)
+		verdict_add(j, "%s fails %s often under load: ", a->name, j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa) ?
+			    "more" : "less");
+	else
+		verdict_add(j, "failed under load: ");
+	verdict_add(j, "%zu/%zu %s vs %zu/%zu %s (Fisher p = %.3f%s); ", j->fa, j->na + j->fa, a->name,
+		    j->fb, j->nb + j->fb, b->name, j->p_failed, j->p_failed < 0.05 ? "" : ", no difference shown");
+}
+
+/* The latency of the measured repetitions, from the widened interval of the pass maxima. */
+static void verdict_latency(struct judgement *j, const struct judge_side *a, const struct judge_side *b)
+{
+	const struct ratio_ci *ci = &j->ci;
+	char lo[16], hi[16], est[16];
+
 	if (!ci->valid) {
-		snprintf(j->verdict, sizeof(j->verdict), "no repetitions on one side");
+		if (!j->na && !j->nb)
+			verdict_add(j, "no latency ratio: neither has a measured repetition");
+		else if (!j->na || !j->nb)
+			verdict_add(j, "no latency ratio: %s has no measured repetition", !j->na ? a->name : b->name);
+		else
+			verdict_add(j, "no latency ratio");
 		return;
 	}
 	ratio_str(lo, sizeof(lo), ci->lo);
 	ratio_str(hi, sizeof(hi), ci->hi);
 	ratio_str(est, sizeof(est), ci->estimate);
-	if (ci->coverage <= 0) {
-		snprintf(j->verdict, sizeof(j->verdict),
-			 "inconclusive: %zu vs %zu repetitions give no 95%% interval (smallest possible p = %.2f)",
-			 na, nb, rank_min_p(na, nb));
-	} else if (judge_negligible(ci->lo, ci->hi)) {
-		snprintf(j->verdict, sizeof(j->verdict), "the same within ±%.0f%%: %s× [%s–%s]%s",
-			 JUDGE_NEGLIGIBLE * 100, est, lo, hi, ci->lo > 1 || ci->hi < 1 ?
-			 " (the interval excludes 1: a shift that small is resolved, not a difference)" : "");
-	} else if (ci->lo > 1 || ci->hi < 1) {
-		snprintf(j->verdict, sizeof(j->verdict), "%s %s: %s× [%s–%s]", a->name,
-			 ci->lo > 1 ? "higher" : "lower", est, lo, hi);
-	} else {
-		snprintf(j->verdict, sizeof(j->verdict), "no difference shown: %s× [%s–%s] includes 1; %s",
-			 est, lo, hi, ci->lo >= 0.5 && ci->hi <= 2 ? "a 2× change either way is ruled out" :
-			 "a 2× change is not ruled out (too little power to call it absent)");
-	}
-	len = strlen(j->verdict);
-	snprintf(j->verdict + len, sizeof(j->verdict) - len, " (%s)",
-		 j->by_blocks ? "typical worst second" : "pass maximum");
-	/* The worst case pointing the other way is worth a word. */
-	if (j->by_blocks && j->ci_max.valid && j->ci_max.coverage > 0 &&
-	    ((ci->lo > 1 && j->ci_max.hi < 1) || (ci->hi < 1 && j->ci_max.lo > 1))) {
-		len = strlen(j->verdict);
-		snprintf(j->verdict + len, sizeof(j->verdict) - len, "; the pass maxima point the other way");
-	}
-	if (a->failed || b->failed) {
-		len = strlen(j->verdict);
-		snprintf(j->verdict + len, sizeof(j->verdict) - len,
-			 "; failed under load, ranked as the worst: %zu %s, %zu %s",
-			 a->failed, a->name, b->failed, b->name);
-	}
+	if (j->fa || j->fb)
+		verdict_add(j, "measured: ");
+	if (ci->coverage <= 0)
+		verdict_add(j, "inconclusive: %zu vs %zu repetitions give no 95%% interval (smallest possible p = %.2f)",
+			    j->na, j->nb, rank_min_p(j->na, j->nb));
+	else if (judge_negligible(ci->lo, ci->hi))
+		verdict_add(j, "the same within ±%.0f%%: %s× [%s–%s]%s", JUDGE_NEGLIGIBLE * 100, est, lo, hi,
+			    ci->lo > 1 || ci->hi < 1 ? " (the interval excludes 1: a shift that small is resolved, "
+			    "not a difference)" : "");
+	else if (ci->lo > 1 || ci->hi < 1)
+		verdict_add(j, "%s %s: %s× [%s–%s]", a->name, ci->lo > 1 ? "higher" : "lower", est, lo, hi);
+	else
+		verdict_add(j, "no difference shown: %s× [%s–%s] includes 1; %s", est, lo, hi,
+			    ci->lo >= 0.5 && ci->hi <= 2 ? "a 2× change either way is ruled out" :
+			    "a 2× change is not ruled out (too little power to call it absent)");
+	verdict_add(j, " (pass maximum, 1 µs resolution)");
+}
+
+/* The typical worst second beside the maximum, when it points the other way; flagged start-up maxima. */
+static void verdict_beside(struct judgement *j, const struct ratio_ci *blocks, const struct judge_side *a,
+			   const struct judge_side *b)
+{
+	const struct ratio_ci *ci = &j->ci;
+	char digits[32], up[48];
+
+	if (ci->valid && ci->coverage > 0 && blocks->valid && blocks->coverage > 0 &&
+	    ((ci->lo > 1 && blocks->hi < 1) || (ci->hi < 1 && blocks->lo > 1)))
+		verdict_add(j, "; the typical worst second points the other way");
+	if (!j->startup_a && !j->startup_b)
+		return;
+	snprintf(digits, sizeof(digits), "%.0f", j->startup_max);
+	verdict_add(j, "; start-up maxima above the steady ones: %zu of %s, %zu of %s (up to %s µs, inside the "
+		    "start-up window)", j->startup_a, a->name, j->startup_b, b->name,
+		    number_grouped(up, sizeof(up), digits));
+}
+
+/*
+ * Failures first, as proportions (Fisher's exact test); then the measured
+ * repetitions' pass maxima, the mission's max latency, by the 95% interval
+ * of the Hodges-Lehmann ratio (which inverts the rank test) widened by the
+ * 1 µs resolution: it excludes 1, or it does not and then says whether a 2x
+ * change either way is still possible, which is what "no difference" is
+ * worth at that sample size. The typical worst second (median of the
+ * per-second maxima) is the robust view beside it, and start-up maxima
+ * the workload set are flagged, never dropped silently.
+ */
+void judge(struct judgement *j, const struct judge_side *a, const struct judge_side *b)
+{
+	double va[JUDGE_MAX_VALUES], vb[JUDGE_MAX_VALUES], mb;
+	struct ratio_ci blocks_wide = { 0 };
+
+	memset(j, 0, sizeof(*j));
+	j->na = side_values(a, a->max, va);
+	j->nb = side_values(b, b->max, vb);
+	j->fa = a->failed;
+	j->fb = b->failed;
+	mb = median(b->max, b->n);
+	j->ratio_medians = j->na && j->nb && mb > 0 ? median(a->max, a->n) / mb : NAN;
+	j->p_max = j->na && j->nb ? mann_whitney_p(va, j->na, vb, j->nb) : NAN;
+	j->p_failed = j->fa || j->fb ? fisher_exact_p(j->fa, j->na + j->fa, j->fb, j->nb + j->fb) : NAN;
+	interval_of(&j->ci_max, &j->ci, a, a->max, b, b->max);
+	j->has_blocks = a->min_blocks >= JUDGE_MIN_BLOCKS && b->min_blocks >= JUDGE_MIN_BLOCKS;
+	if (j->has_blocks)
+		interval_of(&j->ci_blocks, &blocks_wide, a, a->blocks, b, b->blocks);
+	j->startup_a = startup_flagged(a, &j->startup_max);
+	j->startup_b = startup_flagged(b, &j->startup_max);
+	verdict_failures(j, a, b);
+	verdict_latency(j, a, b);
+	verdict_beside(j, &blocks_wide, a, b);
 }
 
 const char *number_grouped(char *buf, size_t size, const char *number)
@@ -142,9 +219,9 @@ static const char *figures(char *buf, size_t size, double x, int sig, bool down)
 	return number_grouped(buf, size, digits);
 }
 
-const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us)
+const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, bool at_resolution)
 {
-	bool lower = ratio < 1, quantised = a_us > 0 && b_us > 0 && lo > 0 && !isinf(hi);
+	bool lower = ratio < 1, quantised = at_resolution && lo > 0 && !isinf(hi);
 	double factor = lower ? 1 / ratio : ratio, bound = 0;
 	int sig;
 	char num[64];
@@ -154,11 +231,8 @@ const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double
 	if (!(ratio > 0) || isinf(ratio) || isnan(lo) || isnan(hi))
 		return buf;
 	/* The interval as the 1 µs resolution leaves it: a value read as x µs is x to x + 1. */
-	if (quantised) {
-		lo = lo * b_us / (b_us + 1);
-		hi = hi * (a_us + 1) / a_us;
+	if (quantised)
 		bound = lower ? 1 / hi : lo;
-	}
 	sig = !(lo > 0) || isinf(hi) ? 1 : hi / lo <= 1.01 ? 3 : hi / lo <= 2 ? 2 : 1;
 	if (factor < 1.5) {
 		double pct = (ratio - 1) * 100;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * judge.h - how two sets of repetitions are set against each other: the
- * Hodges-Lehmann ratio of A to B with its exact 95% interval, for the
- * typical worst second when both sides have it and the pass maximum
- * otherwise, the rank test's p, and a verdict in words. One definition, for
- * the comparisons inside a run (summary) and between two runs (compare).
+ * repetitions that failed under load (hung, panicked, lost their load)
+ * counted per side and compared as proportions (Fisher's exact test); the
+ * measured ones by the Hodges-Lehmann ratio of A's pass maxima to B's with
+ * its exact 95% interval, widened by the 1 µs resolution, the typical worst
+ * second beside it; the rank test's p, and a verdict in words. One
+ * definition, for the comparisons inside a run (summary) and between two
+ * runs (compare).
  */
 #ifndef LOCKLAT_JUDGE_H
 #define LOCKLAT_JUDGE_H
@@ -25,40 +28,58 @@
 #define JUDGE_NEGLIGIBLE 0.05
 /* Whole seconds after the start-up window every repetition needs for the typical worst second. */
 #define JUDGE_MIN_BLOCKS 3
+/*
+ * A start-up maximum is flagged when it is this many times its repetition's
+ * steady maximum and at least JUDGE_STARTUP_MIN_US above it: cyclictest's
+ * own start stays within a few µs of the steady maximum (rt's start-up
+ * maxima are 4-7 µs in the reference under tcg-icount), so what is above
+ * that comes from the workload or the kernel, not the measurement.
+ */
+#define JUDGE_STARTUP_FACTOR 1.5
+#define JUDGE_STARTUP_MIN_US 10
 
-/* One side: its measured repetitions' values, and those that failed under load. */
+/* One side: its measured repetitions' values, and how many failed under load. */
 struct judge_side {
 	const char *name;		/* named in the verdict ("rt higher: ...") */
-	const double *max;		/* the pass maxima of the measured repetitions */
+	const double *max;		/* the pass maxima after the window of the measured repetitions */
 	const double *blocks;		/* their typical worst seconds (NaN: none) */
+	const double *startup;		/* their maxima inside the start-up window (NULL or NaN: none) */
 	size_t n;			/* measured repetitions */
-	size_t failed;			/* hung, panicked or load died: ranked as the worst */
+	size_t failed;			/* hung, panicked or load died: an outcome, not a latency */
 	unsigned int min_blocks;	/* the fewest whole seconds after the window of a measured one */
 };
 
 struct judgement {
 	double ratio_medians;		/* median max of A over B, measured repetitions; NAN without */
+	/* Hodges-Lehmann ratios of the measured repetitions, as computed: pass maxima, typical worst seconds */
 	struct ratio_ci ci_max, ci_blocks;
-	bool by_blocks;			/* the verdict reads from ci_blocks */
-	struct ratio_ci ci;		/* the one the verdict reads from */
-	double p_max;			/* NAN when not computable */
-	size_t na, nb;			/* values compared a side (failures included) */
-	char verdict[400];
+	bool has_blocks;		/* ci_blocks was computed (both sides have the seconds for it) */
+	struct ratio_ci ci;		/* ci_max as the 1 µs resolution leaves it: what the verdict reads */
+	double p_max;			/* the rank test of the measured pass maxima; NAN when not computable */
+	size_t na, nb;			/* measured repetitions a side */
+	size_t fa, fb;			/* repetitions that failed under load a side */
+	double p_failed;		/* Fisher's exact p of fa/(na + fa) against fb/(nb + fb); NAN when none failed */
+	size_t startup_a, startup_b;	/* repetitions a side whose start-up maximum is flagged */
+	double startup_max;		/* the largest flagged start-up maximum, µs (0: none) */
+	char verdict[480];
 };
 
+/*
+ * A against B. No latency ratio without measured repetitions on both sides
+ * (ci.valid false); failures never enter a ratio.
+ */
 void judge(struct judgement *j, const struct judge_side *a, const struct judge_side *b);
 
 /*
  * A ratio A/B in words, as people say it, into buf: "+12%" or "−8%" under
  * 1.5×, "≈1.8× higher", "≈13,000× lower" from there on, to the
  * significant figures its interval [lo, hi] supports (three within 1%, two
- * within 2×, one beyond). With a_us and b_us > 0 (the sides' medians, in
- * whole µs) the interval is first widened by the 1 µs resolution (a value
- * read as x µs is x to x + 1, so A/B lies in (lo · b/(b + 1), hi · (a +
- * 1)/a)), and the least change that leaves follows: " (≥10,500× at 1 µs
- * resolution)". buf is "" for a ratio that is not a number.
+ * within 2×, one beyond). With at_resolution, [lo, hi] is the interval as
+ * the 1 µs resolution leaves it (struct judgement's ci), and the least
+ * change it shows follows: " (≥10,500× at 1 µs resolution)". buf is "" for
+ * a ratio that is not a number.
  */
-const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, double a_us, double b_us);
+const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double hi, bool at_resolution);
 /* A formatted decimal number ("52688", "-1234.5") with its thousands separated by commas, into buf. */
 const char *number_grouped(char *buf, size_t size, const char *number);
 /* The interval [lo, hi] lies within JUDGE_NEGLIGIBLE of 1. */

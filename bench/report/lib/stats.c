@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stats.c - histogram percentiles, medians, the Mann-Whitney U test and the
- * Hodges-Lehmann ratio.
+ * Hodges-Lehmann ratio, Fisher's exact test.
  */
 #include "stats.h"
 
@@ -421,4 +421,30 @@ const char *ratio_str(char *buf, size_t size, double x)
 		decimals = (int)ceil(-log10(x)) + 1;
 	snprintf(buf, size, "%.*f", decimals > 12 ? 12 : decimals, x);
 	return buf;
+}
+
+/* log C(n, k) */
+static double log_choose(size_t n, size_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+double fisher_exact_p(size_t a_fail, size_t a_n, size_t b_fail, size_t b_n)
+{
+	size_t f = a_fail + b_fail, n = a_n + b_n, x, lo, hi;
+	double lp_obs, p = 0;
+
+	if (!a_n || !b_n || a_fail > a_n || b_fail > b_n)
+		return NAN;
+	/* X, the failures in a, is hypergeometric: f of n drawn, a_n of them a's. */
+	lo = f > b_n ? f - b_n : 0;
+	hi = f < a_n ? f : a_n;
+	lp_obs = log_choose(f, a_fail) + log_choose(n - f, a_n - a_fail) - log_choose(n, a_n);
+	for (x = lo; x <= hi; x++) {
+		double lp = log_choose(f, x) + log_choose(n - f, a_n - x) - log_choose(n, a_n);
+
+		if (lp <= lp_obs + 1e-7)
+			p += exp(lp);
+	}
+	return p < 1 ? p : 1;
 }

@@ -75,6 +75,17 @@ double rank_min_p(size_t na, size_t nb);
  */
 double rank_attainable_alpha(size_t na, size_t nb, double alpha);
 
+/*
+ * Two-sided p of Fisher's exact test of the 2x2 table "a_fail of a_n
+ * against b_fail of b_n": the probability, under the hypergeometric law of
+ * the table's margins, of every table no more likely than the observed one
+ * (R's fisher.test, with its relative tolerance of 1e-7 for ties). For
+ * outcomes that are not numbers (a repetition that hung, panicked or lost
+ * its load), compared as proportions. NAN for an empty side or a count
+ * above its total.
+ */
+double fisher_exact_p(size_t a_fail, size_t a_n, size_t b_fail, size_t b_n);
+
 /* A ratio a/b of typical values with its confidence interval. */
 struct ratio_ci {
 	bool valid;		/* false: an empty group, a value <= 0 or NaN, conf not in (0, 1) */

@@ -90,7 +90,8 @@ static bool cell_died_in_latency(const struct cell *c)
 
 /*
  * A repetition that failed under its load: the guest died in the latency
- * pass, or the load did. The comparisons rank it as the worst maximum.
+ * pass, or the load did. The comparisons count it as a failure, apart from
+ * the measured maxima.
  */
 static bool cell_failed_in_latency(const struct cell *c)
 {
@@ -303,12 +304,32 @@ static bool contradicts(enum expectation e, double lo, double hi)
 	}
 }
 
+/*
+ * Do the failures contradict what was expected? When Fisher's test tells
+ * the sides apart, A failing more under load is A worse: not lower, not
+ * the same.
+ */
+static bool failures_contradict(enum expectation e, const struct judgement *j)
+{
+	bool a_more;
+
+	if (!(j->p_failed < 0.05))
+		return false;
+	a_more = j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa);
+	switch (e) {
+	case EXPECT_SAME: return true;
+	case EXPECT_LOWER: case EXPECT_NOT_HIGHER: return a_more;
+	case EXPECT_HIGHER: case EXPECT_NOT_LOWER: return !a_more;
+	default: return false;
+	}
+}
+
 /* A group as one side of a judgement (judge.h). */
 static struct judge_side group_side(const struct group *g)
 {
 	return (struct judge_side){
-		.name = g->variant, .max = g->max, .blocks = g->block_median, .n = g->n,
-		.failed = g->died + g->load_dead, .min_blocks = g->min_blocks,
+		.name = g->variant, .max = g->max, .blocks = g->block_median, .startup = g->startup_max,
+		.n = g->n, .failed = g->died + g->load_dead, .min_blocks = g->min_blocks,
 	};
 }
 
@@ -324,14 +345,18 @@ static void comparison_judge(struct comparison *cmp, const struct group *a, cons
 	cmp->ratio_medians = j.ratio_medians;
 	cmp->ci_max = j.ci_max;
 	cmp->ci_blocks = j.ci_blocks;
-	cmp->by_blocks = j.by_blocks;
+	cmp->has_blocks = j.has_blocks;
 	cmp->ci = j.ci;
 	cmp->p_max = j.p_max;
 	cmp->p_p99 = mann_whitney_p(a->p99, a->n, b->p99, b->n);
 	cmp->na = j.na;
 	cmp->nb = j.nb;
+	cmp->fa = j.fa;
+	cmp->fb = j.fb;
+	cmp->p_failed = j.p_failed;
 	snprintf(cmp->verdict, sizeof(cmp->verdict), "%s", j.verdict);
-	cmp->contradicts = def && j.ci.valid && j.ci.coverage > 0 && contradicts(def->expect, j.ci.lo, j.ci.hi);
+	cmp->contradicts = def && (failures_contradict(def->expect, &j) ||
+				   (j.ci.valid && j.ci.coverage > 0 && contradicts(def->expect, j.ci.lo, j.ci.hi)));
 }
 
 /* Whether any cell of WORKLOAD was to run a latency pass (not the modules pass alone). */

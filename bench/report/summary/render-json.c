@@ -251,15 +251,18 @@ void render_json(const struct run *run)
 		json_object_object_add(o, "b", json_object_new_string(cmp->b->variant));
 		json_object_object_add(o, "n_a", json_object_new_int64((int64_t)cmp->na));
 		json_object_object_add(o, "n_b", json_object_new_int64((int64_t)cmp->nb));
-		json_object_object_add(o, "statistic", json_object_new_string(cmp->by_blocks ? "typical worst second" : "pass maximum"));
+		json_object_object_add(o, "failed_a", json_object_new_int64((int64_t)cmp->fa));
+		json_object_object_add(o, "failed_b", json_object_new_int64((int64_t)cmp->fb));
+		json_object_object_add(o, "p_failed", json_double_or_null(cmp->p_failed));
+		json_object_object_add(o, "statistic", json_object_new_string("pass maximum"));
 		json_object_object_add(o, "ratio", cmp->ci.valid ? json_double_or_null(cmp->ci.estimate) : NULL);
 		json_object_object_add(o, "ratio_ci95", json_interval(&cmp->ci));
 		json_object_object_add(o, "ci_coverage", cmp->ci.valid ? json_object_new_double(cmp->ci.coverage) : NULL);
 		json_object_object_add(o, "ratio_max", cmp->ci_max.valid ? json_double_or_null(cmp->ci_max.estimate) : NULL);
 		json_object_object_add(o, "ratio_max_ci95", json_interval(&cmp->ci_max));
-		json_object_object_add(o, "ratio_blocks", cmp->by_blocks && cmp->ci_blocks.valid ?
+		json_object_object_add(o, "ratio_blocks", cmp->has_blocks && cmp->ci_blocks.valid ?
 				       json_double_or_null(cmp->ci_blocks.estimate) : NULL);
-		json_object_object_add(o, "ratio_blocks_ci95", cmp->by_blocks ? json_interval(&cmp->ci_blocks) : NULL);
+		json_object_object_add(o, "ratio_blocks_ci95", cmp->has_blocks ? json_interval(&cmp->ci_blocks) : NULL);
 		json_object_object_add(o, "ratio_median_max", json_double_or_null(cmp->ratio_medians));
 		json_object_object_add(o, "p_max", json_double_or_null(cmp->p_max));
 		json_object_object_add(o, "p_p99", json_double_or_null(cmp->p_p99));

@@ -129,28 +129,25 @@ static const char *us_words(char *buf, size_t size, double us)
 }
 
 /*
- * The answer line of comparison c: both sides' medians (of the statistic
- * the verdict reads), the change in words at the precision the data has
+ * The answer line of comparison c: both sides' medians of the pass maxima
+ * (the statistic the verdict reads), the change in words at the precision the data has
  * (judge.h: ratio_phrase, the 1 µs resolution included), the repetitions
  * and the clock, then the verdict with its interval, and p, said to be the
  * strongest result the counts allow when it is.
  */
 static void answer_line(FILE *f, const struct run *run, const struct comparison *c)
 {
-	const double *va = c->by_blocks ? c->a->block_median : c->a->max;
-	const double *vb = c->by_blocks ? c->b->block_median : c->b->max;
-	double ma = c->a->n ? median(va, c->a->n) : NAN, mb = c->b->n ? median(vb, c->b->n) : NAN;
+	double ma = c->a->n ? median(c->a->max, c->a->n) : NAN, mb = c->b->n ? median(c->b->max, c->b->n) : NAN;
 	char words[200] = "", clock[96], a_us[32], b_us[32];
 
 	if (c->ci.valid && c->ci.coverage > 0 && !isnan(ma) && !isnan(mb))
-		ratio_phrase(words, sizeof(words), c->ci.estimate, c->ci.lo, c->ci.hi, ma, mb);
+		ratio_phrase(words, sizeof(words), c->ci.estimate, c->ci.lo, c->ci.hi, true);
 	if (words[0])
-		fprintf(f, "%s %s µs → %s %s µs (medians of the %s): **%s**, %zu vs %zu repetitions, %s; ",
+		fprintf(f, "%s %s µs → %s %s µs (medians of the pass maxima): **%s**, %zu vs %zu measured repetitions, %s; ",
 			c->b->variant, us_words(b_us, sizeof(b_us), mb), c->a->variant, us_words(a_us, sizeof(a_us), ma),
-			c->by_blocks ? "typical worst second" : "pass maximum", words, c->na, c->nb,
-			clock_words(run, clock, sizeof(clock)));
+			words, c->na, c->nb, clock_words(run, clock, sizeof(clock)));
 	else
-		fprintf(f, "%zu vs %zu repetitions, %s; ", c->na, c->nb, clock_words(run, clock, sizeof(clock)));
+		fprintf(f, "%zu vs %zu measured repetitions, %s; ", c->na, c->nb, clock_words(run, clock, sizeof(clock)));
 	fprintf(f, "%s%s", c->contradicts ? "**Contradicts the expectation**: " : "", c->verdict);
 	if (!isnan(c->p_max)) {
 		fprintf(f, "; p (max) = %.3f", c->p_max);
@@ -186,11 +183,13 @@ static void md_chance(FILE *f, const struct run *run)
 		expected += 1 - run->cmps[i].ci.coverage;
 		n++;
 	}
-	fprintf(f, "Each comparison gives the Hodges–Lehmann ratio of A's values to B's with its exact "
-		"95%% interval (which inverts the two-sided Mann–Whitney test), for the typical worst second "
-		"(the median of a repetition's per-second maxima, when each has 3 s after the window) and for "
-		"the pass maximum; the verdict reads from the first where there is one. Ratios within ±5%% "
-		"are the same. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
+	fprintf(f, "Each comparison counts the repetitions that failed under load (hung, panicked, lost their "
+		"load) per side and compares them as proportions (Fisher's exact test); of the measured ones it "
+		"gives the Hodges–Lehmann ratio of A's pass maxima (after the start-up window) to B's with its "
+		"exact 95%% interval (which inverts the two-sided Mann–Whitney test), widened by the 1 µs "
+		"resolution, and the verdict reads from it; the typical worst second (the median of a "
+		"repetition's per-second maxima, when each has 3 s after the window) is the robust view beside "
+		"it. Ratios within ±5%% are the same. Of the %zu comparisons with an interval, about %.2f would exclude 1 by chance "
 		"alone (the sum of their attainable error rates).", n, expected);
 	if (run->question_a)
 		fprintf(f, " The question the suite asks first is %s vs %s on %s", run->question_a, run->question_b,
@@ -1215,6 +1214,7 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 {
 	const char *workload = run->workloads[w];
 	size_t i, p, r;
+	char est[16];
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
@@ -1225,28 +1225,30 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 		md_row(f, run, w, &md_cell_rows[r]);
 	md_workload_notes(f, run, w);
 
-	fprintf(f, "\n| comparison | worst second: ratio [95%% interval] | pass max: ratio [95%% interval] | ratio of median maxima | p (max) | p (p99) | verdict | expected |\n"
+	fprintf(f, "\n| comparison | pass max: ratio [95%% interval at 1 µs] | worst second: ratio [95%% interval] | "
+		"ratio of median maxima | p (max) | failed under load | verdict | expected |\n"
 		"|---|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < run->ncmps; i++) {
 		const struct comparison *cmp = &run->cmps[i];
 
 		if (strcmp(cmp->workload, workload))
 			continue;
-		fprintf(f, "| %s vs %s (%zu vs %zu) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
-		md_interval(f, cmp->by_blocks ? &cmp->ci_blocks : NULL);
-		md_interval(f, &cmp->ci_max);
+		fprintf(f, "| %s vs %s (%zu vs %zu measured) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
+		md_interval(f, &cmp->ci);
+		md_interval(f, cmp->has_blocks ? &cmp->ci_blocks : NULL);
 		if (!isnan(cmp->ratio_medians))
-			fprintf(f, " %.2f× |", cmp->ratio_medians);
+			fprintf(f, " %s× |", ratio_str(est, sizeof(est), cmp->ratio_medians));
 		else
 			fprintf(f, " – |");
 		if (!isnan(cmp->p_max))
 			fprintf(f, " %.3f |", cmp->p_max);
 		else
 			fprintf(f, " – |");
-		if (!isnan(cmp->p_p99))
-			fprintf(f, " %.3f |", cmp->p_p99);
+		if (cmp->fa || cmp->fb)
+			fprintf(f, " %zu/%zu vs %zu/%zu (Fisher p = %.3f) |", cmp->fa, cmp->na + cmp->fa, cmp->fb,
+				cmp->nb + cmp->fb, cmp->p_failed);
 		else
-			fprintf(f, " – |");
+			fprintf(f, " none |");
 		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
 			cmp->verdict, expectation_words(cmp->def->expect), cmp->def->why);
 	}
@@ -1291,8 +1293,9 @@ static void md_problems(FILE *f, const struct run *run)
 		if (!n++)
 			fprintf(f, "## Repetitions left out of the latency statistics\n\n"
 				"Not among a column's measured repetitions; those that failed under their load "
-				"are ranked as the worst maxima in the comparisons.\n\n"
-				"| cell | why | ranked as worst |\n|---|---|---|\n");
+				"are counted as failures in the comparisons (Fisher's exact test), never as "
+				"latencies.\n\n"
+				"| cell | why | a failure under load |\n|---|---|---|\n");
 		fprintf(f, "| %s/%s/%s | %s | %s |\n", c->variant, c->workload, c->name, why,
 			c->judged.failed_in_latency ? "yes" : "no");
 	}

@@ -123,14 +123,16 @@ struct comparison {
 	const struct group *a, *b;
 	const struct comparison_def *def;
 	double ratio_medians;		/* median max of A over B, measured repetitions */
-	/* Hodges-Lehmann ratios, failures ranked worst: of the pass maxima, of the typical worst seconds */
+	/* Hodges-Lehmann ratios of the measured repetitions: of the pass maxima, of the typical worst seconds */
 	struct ratio_ci ci_max, ci_blocks;
-	bool by_blocks;			/* the verdict reads from ci_blocks */
-	struct ratio_ci ci;		/* the one the verdict reads from */
+	bool has_blocks;		/* ci_blocks was computed */
+	struct ratio_ci ci;		/* ci_max widened by the resolution: what the verdict reads */
 	double p_max, p_p99;		/* NAN when not computable */
-	size_t na, nb;
+	size_t na, nb;			/* measured repetitions */
+	size_t fa, fb;			/* repetitions that failed under load */
+	double p_failed;		/* Fisher's exact p of the failures; NAN when none failed */
 	bool contradicts;		/* the interval contradicts the expectation */
-	char verdict[400];
+	char verdict[480];
 };
 
 /*

@@ -375,7 +375,7 @@ unsigned int passes_to_resume(const char *dir, char names[][STEP_NAME_MAX], unsi
 			 * Once more, last; not a third time, nor a retry that
 			 * stuck again. Never the latency pass: its failure under
 			 * load is the cell's result (a repetition that hung or
-			 * panicked in it ranks as the worst), and a second
+			 * panicked in it is a failure under load), and a second
 			 * attempt would keep only the runs that survive.
 			 */
 			if (!strcmp(tok, "latency") || (s && (s->hung >= 2 || (s->hung >= 1 && !strcmp(tok, stuck)))))

@@ -49,10 +49,25 @@ variant_load() {
 		configs) VARIANT_CONFIGS=$value ;;
 		bootargs) VARIANT_BOOTARGS=$value ;;
 		matrix) ;;	# run-matrix.sh's (matrix_variants)
+		plot) ;;	# the plots' (variant_plot_style)
 		*) err_exit "$file: unknown key '$key'" 2 ;;
 		esac
 	done <"$file"
 	[ -n "$VARIANT_CONFIGS" ] || err_exit "$file: no configs= line" 2
+}
+
+# variant_plot_style NAME: "COLOUR POINTTYPE", the variant's in every plot:
+# its file's plot= line, else one of a fixed palette chosen by the name's
+# checksum (a variant an A/B run or a user added), never by its position
+# in a run, so that a variant keeps its colour when another is missing.
+variant_plot_style() {
+	local style palette=("#000000 1" "#8C564B 2" "#7F7F7F 3" "#BCBD22 8" "#17BECF 10" "#9467BD 12" "#1F77B4 14" "#2CA02C 11")
+	style=$(kv_get "$LOCKLAT_VARIANTS_DIR/$1" plot 2>/dev/null) || style=''
+	if [[ ! $style =~ ^#[0-9A-Fa-f]{6}\ [0-9]+$ ]]; then
+		style=${palette[$(($(printf '%s' "$1" | cksum | cut -d' ' -f1) % ${#palette[@]}))]}
+	fi
+	printf '%s
+' "$style"
 }
 
 # equivalence_pairs: "A B" per variant A that applies LOCKLAT_SERIES and

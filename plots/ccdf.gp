@@ -5,13 +5,16 @@
 # many wake-ups reached that tail.
 #
 # Usage: gnuplot -e "data='RUN/plot-data/ccdf-W.dat'; out='RUN/plots/ccdf-W'; \
-#                    title='...'" plots/ccdf.gp
+#                    colours='#0072B2 ...'; title='...'; caption='...'" plots/ccdf.gp
 # The data file has one block per variant (separated by two blank lines), each
-# starting with a quoted "<variant> (N wake-ups)" line, then "x fraction" lines.
-# Writes out.png and out.svg.
+# starting with a quoted "<variant> (N wake-ups)" line, then "x fraction" lines;
+# colours are the blocks' (each variant's own, kernels/variants.sh). Writes
+# out.png and out.svg.
 
-if (!exists("data") || !exists("out")) { print "ccdf.gp: set data and out"; exit status 2 }
+if (!exists("data") || !exists("out") || !exists("colours")) { print "ccdf.gp: set data, out and colours"; exit status 2 }
 if (!exists("title")) title = ""
+if (!exists("caption")) caption = ""
+colour(i) = word(colours, i + 1)
 
 stats data using 1 nooutput
 blocks = STATS_blocks
@@ -25,9 +28,11 @@ set xrange [1:*]
 set yrange [*:1.5]
 set grid
 set key outside right top noenhanced
+set bmargin 6
+set label 1 caption . "; skipped wake-ups counted (coordinated-omission correction)" at screen 0.01, screen 0.03 left font ",9" noenhanced
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") { set terminal pngcairo size 1000,560 font ",11" } else { set terminal svg size 1000,560 dynamic font ",11" }
 	set output out . "." . fmt
-	plot for [i=0:blocks-1] data index i using ($1 < 1 ? 1 : $1):2 with steps lw 2 title columnheader(1)
+	plot for [i=0:blocks-1] data index i using ($1 < 1 ? 1 : $1):2 with steps lw 2 lc rgb colour(i) title columnheader(1)
 }

@@ -109,7 +109,7 @@ echo 'local_lock | baseline | idle | higher | faults.t: identical cells cannot b
 "$copy/run-matrix.sh" --variants baseline,local_lock --workloads idle --reps 4 --duration 1 --warmup 1 \
 	--accel tcg-icount --out "$tmp/run-gate" >"$tmp/run-gate.log" 2>&1
 tap_is "$?" 1 "a run that contradicts an expectation exits 1$(tail -n 1 "$tmp/run-gate.log" | sed 's/^/: /')"
-tap_like "$(grep '^not ok' "$tmp/run-gate/verdicts.tap")" '^not ok [0-9]+ - idle: local_lock vs baseline \([0-9]+ vs [0-9]+\), expected higher' \
+tap_like "$(grep '^not ok' "$tmp/run-gate/verdicts.tap")" '^not ok [0-9]+ - idle: local_lock vs baseline \([0-9]+ vs [0-9]+ measured\), expected higher' \
 	"and its verdicts.tap has a failing line for that comparison"
 rm -rf "$FAULTS_DIR/cell-template"
 tap_done

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 69
+tap_plan 71
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -161,8 +161,17 @@ tap_result $? "plot data written"
 	"series-local_lock-zram-rep1 108,series-local_lock-zram-traced 139,series-rt-squashfs-rep1 5954," ] &&
 	[ "$(sed -n 2p "$tmp/run/plot-data/series-rt-squashfs-rep1.dat")" = "0 4991 370" ]
 tap_result $? "per-second maxima: listed with the cell max, one row per second and vCPU"
-grep -q '^- rt: \[rep1\](plots/series-rt-squashfs-rep1.svg)$' "$md"
-tap_result $? "summary.md links the cell's time series"
+# One plot per build and workload, its repetitions overlaid (the traced
+# cell is not a repetition): the worst second of the vCPUs, and where a
+# load died.
+[ "$(cat "$tmp/run/plot-data/series-plots")" = "series-local_lock-zram 108 local_lock/zram
+series-rt-squashfs 5954 rt/squashfs" ] &&
+	[ "$(tr '\n' , <"$tmp/run/plot-data/series-rt-squashfs.dat")" = '"rep1",0 4991,' ] &&
+	[ "$(cat "$tmp/run/plot-data/series-rt-squashfs.cells")" = "rep1 -" ]
+tap_result $? "per-second maxima overlaid per build: the vCPUs' worst second, the cells and whether their load died"
+grep -q '^Per-second maximum over the latency pass, each build.s repetitions overlaid: \[local_lock\](plots/series-local_lock-zram.svg)$' "$md" &&
+	grep -q 'overlaid: \[rt\](plots/series-rt-squashfs.svg)$' "$md"
+tap_result $? "summary.md links each build's time series"
 # shellcheck disable=SC2016 # backquotes of Markdown, not of the shell
 grep -q '^| a | – | – | \*\*detected\*\*: lockdep (`WARNING: inconsistent lock state`) |' "$md"
 tap_result $? "llcheck: lockdep's report of scenario a is in the modules table"
@@ -173,7 +182,7 @@ tap_result $? "llbench: ns per local_lock pair with its spread"
 if command -v gnuplot >/dev/null; then
 	"$root/bench/report/report.sh" plots "$tmp/run" >"$tmp/plots.log" 2>&1 &&
 		for f in max preemptoff irqsoff; do [ -s "$tmp/run/plots/$f.svg" ] || exit 1; done
-	tap_result $? "plots of the fixture run: every bar chart drawn although a variant has no data$(grep -m1 -i 'no valid' "$tmp/plots.log" | sed 's/^/ -- /')"
+	tap_result $? "plots of the fixture run: every chart drawn although a variant has no data$(grep -m1 -i 'no valid' "$tmp/plots.log" | sed 's/^/ -- /')"
 else
 	tap_result 0 "# SKIP gnuplot not installed"
 fi
@@ -195,14 +204,17 @@ done <"$tmp/run/plot-data/workloads"
 tap_is "$bad" "" "per workload a CCDF and a histogram with a line per measured variant; each CCDF from 1 down"
 
 # The maxima's chart data: no group for a workload without a latency pass,
-# four columns a variant (median, min, max, failed under load), the hung
-# repetitions counted where the bar is.
+# five columns a variant (median, min, max, failed under load, why none),
+# the hung repetitions counted where the point is, and why a slot is empty.
 max_dat=$tmp/run/plot-data/max.dat
-shape=$(awk 'NR == 1 { if ((NF - 1) % 4) bad = 1; n = NF } NR > 1 && NF != n { bad = 1 } $1 == "modules" { bad = 1 }
+shape=$(awk 'NR == 1 { if ((NF - 1) % 5) bad = 1; n = NF } NR > 1 && NF != n { bad = 1 } $1 == "modules" { bad = 1 }
 	END { print bad ? "bad" : "ok" }' "$max_dat")
 failed=$(awk 'NR == 1 { for (i = 2; i <= NF; i++) if ($i == "baseline-rt:failed") c = i }
 	$1 == "squashfs" { print $c }' "$max_dat")
-tap_is "$shape:$failed" "ok:2" "max.dat: 4 columns a variant, no modules row, baseline-rt squashfs's 2 failures counted"
+why=$(awk 'NR == 1 { for (i = 2; i <= NF; i++) { if ($i == "baseline-rt:why") c = i; if ($i == "lockdep:why") d = i } }
+	$1 == "lru" { print $c, $d }' "$max_dat")
+tap_is "$shape:$failed:$why" "ok:2:failed INVALID" \
+	"max.dat: 5 columns a variant, no modules row, baseline-rt squashfs's 2 failures counted, why a slot is empty"
 
 # The committed reference redraws from its plot-data alone, as on a fresh
 # clone (make plots RUN=results/reference): every plot it links.
@@ -302,7 +314,7 @@ grep -q '^| data integrity | 161 checked, 0 wrong | 165 checked, 0 wrong | – |
 	grep -q '^- \*\*data corrupted in rt-nolock/zram/rep1: 70 of 94003 wrong (latency pass), first: task 1 chunk 2 page 156: swap-in failed (SIGBUS)\*\*$' "$tmp/lock-zram"
 tap_result $? "data integrity per variant, the first wrong item below the table with its cell"
 sed -n '/^## Answer$/,/^## /p' "$lmd" >"$tmp/lock-answer"
-grep -q '^- Kernel splats: 64 in 1 cell (see \[Kernel splats\](#kernel-splats)).$' "$tmp/lock-answer" &&
+grep -q '^- Kernel splats: 1 event in 1 cell (64 console lines: a kind.s repeats in one cell, a cascade, are one event) (see \[Kernel splats\](#kernel-splats)).$' "$tmp/lock-answer" &&
 	grep -q '^- \*\*Data corrupted\*\* in 1 of the 3 cells that checked their data (a finding; see \[Data corruption\](#data-corruption)): data corrupted in rt-nolock/zram/rep1: 70 of 94003 wrong, first: task 1 chunk 2 page 156: swap-in failed (SIGBUS).$' "$tmp/lock-answer"
 tap_result $? "the answer quotes the corruption beside the splats"
 grep -q '^- RT lock contention at the workload.s call site (verify pass; slow-path entries / PI boosts): squashfs (squashfs multi-CPU decompressor): local_lock 0 / 0 (not PREEMPT_RT), rt 5 / 6; zram (zram zcomp streams): rt-nolock \*\*no contention reached\*\*.$' "$tmp/lock-answer"
@@ -316,7 +328,7 @@ grep -q '^3 cells written: 3 ran to their end (2 OK, 1 FINDINGS), 0 did not ' "$
 	grep -q '^| rt-nolock/zram/rep1 | FINDINGS | 70 / 94003 | latency pass | `task 1 chunk 2 page 156: swap-in failed (SIGBUS)` |$' "$lmd"
 tap_result $? "a corrupt cell whose meta said OK counts as FINDINGS, listed under Data corruption"
 tap_is "$(grep '^rt-nolock,' "$lock/summary.csv")" \
-	'rt-nolock,zram,1,plain,FINDINGS,"data corrupted: 70 of 94003 checks wrong (first, latency pass: task 1 chunk 2 page 156: swap-in failed (SIGBUS))",tcg-icount,285,false,,0,285,2,3,164,14988,0,alive,,,,,,,64,rt-nolock/zram/rep1,70,2' \
+	'rt-nolock,zram,1,plain,FINDINGS,"data corrupted: 70 of 94003 checks wrong (first, latency pass: task 1 chunk 2 page 156: swap-in failed (SIGBUS))",tcg-icount,285,false,,0,285,2,3,164,14988,0,alive,,,,,,,1,rt-nolock/zram/rep1,70,2' \
 	"summary.csv: FINDINGS, its reason, integrity_errors and tasks_per_cpu"
 if command -v jq >/dev/null; then
 	tap_is "$(jq -c '.cells[] | select(.variant == "rt" or .variant == "rt-nolock") | [.variant, .preempt_rt, .lock_site,
@@ -382,4 +394,9 @@ done
 tap_like "$(grep -m1 '^\*\*rt vs baseline-rt on squashfs\*\*' "$question/summary.md")" \
 	'^\*\*rt vs baseline-rt on squashfs\*\* \(setup `squashfs:xz,1M`; the question kernels/comparisons asks first\): ' \
 	"the question's line names the workload's setup"
+# Recorded never more than due: the wake-ups due after the window are those
+# the rule that sorts samples counts there (k intervals, k >= W / I).
+tap_is "$(jq '[.cells[] | select(.wakeups != null) | select(.wakeups.recorded > .wakeups.due or
+	.wakeups.recorded_after_window > .wakeups.due_after_window)] | length' "$tmp/run/summary.json")" 0 \
+	"no cell records more wake-ups than were due, in the pass or after its window"
 tap_done

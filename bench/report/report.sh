@@ -21,6 +21,8 @@
 
 set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
+# shellcheck source=kernels/variants.sh
+. "$LOCKLAT_ROOT/kernels/variants.sh"
 
 what=${1:-}
 case $what in -h | --help) usage_from_header "$0"; exit 0 ;; esac
@@ -72,42 +74,66 @@ summary_write() {
 
 # empty_draw NAME TITLE WHY: the plot NAME says that it has no data, and why.
 empty_draw() {
-	gnuplot -e "out='$run/plots/$1'; title='$2'; why='$3'" "$LOCKLAT_ROOT/plots/empty.gp"
+	gnuplot -e "out='$run/plots/$1'; title='$2'; why='$3'; caption='$CAPTION'" "$LOCKLAT_ROOT/plots/empty.gp"
 	progress plots "$1: $3"
 }
 
-# bars TABLE SPREAD TITLE WHY: a grouped bar chart of plot-data/TABLE.dat
-# (four columns per variant: value, min, max, failed; plots/bars.gp), with
-# min-max bars when SPREAD is 1; without a value or a failure to draw, a
-# plot that says WHY.
-bars() {
+# styles_of NAME...: COLOURS and POINTS, each variant's colour and point type
+# (kernels/variants.sh: variant_plot_style) in the order named, for gnuplot's
+# word().
+styles_of() {
+	local v style
+	COLOURS='' POINTS=''
+	for v in "$@"; do
+		style=$(variant_plot_style "$v")
+		COLOURS="$COLOURS ${style% *}" POINTS="$POINTS ${style#* }"
+	done
+}
+
+# points TABLE SPREAD TITLE WHY: a point per variant and workload of
+# plot-data/TABLE.dat (five columns per variant: value, min, max, failed,
+# why; plots/points.gp), with min-max whiskers when SPREAD is 1; without a
+# value or a failure to draw, a plot that says WHY.
+points() {
 	local table=$run/plot-data/$1.dat variants
-	if ! awk 'NR > 1 { for (i = 2; i + 3 <= NF; i += 4) if ($i != "NaN" || $(i + 3) > 0) found = 1 }
+	if ! awk 'NR > 1 { for (i = 2; i + 4 <= NF; i += 5) if ($i != "NaN" || $(i + 3) > 0) found = 1 }
 		END { exit !found }' "$table"; then
 		empty_draw "$1" "$3" "$4"
 		return 0
 	fi
-	variants=$(awk 'NR == 1 { print (NF - 1) / 4; exit }' "$table")
-	gnuplot -e "data='$table'; out='$run/plots/$1'; variants=$variants; spread=$2; title='$3'" \
-		"$LOCKLAT_ROOT/plots/bars.gp"
+	mapfile -t variants <"$run/plot-data/variants"
+	styles_of "${variants[@]}"
+	gnuplot -e "data='$table'; out='$run/plots/$1'; variants=${#variants[@]}; spread=$2; title='$3'" \
+		-e "colours='$COLOURS'; points='$POINTS'; caption='$CAPTION'" "$LOCKLAT_ROOT/plots/points.gp"
 }
 
-# series_draw DATA OUT: a time-series plot per cell listed in DATA/series.
+# series_draw DATA OUT: a time-series plot per build and workload listed in
+# DATA/series-plots, its repetitions overlaid (plots/series.gp).
 series_draw() {
-	local data=$1 out=$2 name max title
-	[ -f "$data/series" ] || return 0
-	while read -r name max title; do
-		gnuplot -e "data='$data/$name.dat'; out='$out/$name'; cellmax=$max; title='Per-second maximum: $title'" \
-			"$LOCKLAT_ROOT/plots/series.gp"
-	done <"$data/series"
+	local data=$1 out=$2 name worst title names died
+	[ -f "$data/series-plots" ] || return 0
+	while read -r name worst title; do
+		names=$(cut -d' ' -f1 "$data/$name.cells" | tr '\n' ' ')
+		died=$(cut -d' ' -f2 "$data/$name.cells" | tr '\n' ' ')
+		gnuplot -e "data='$data/$name.dat'; out='$out/$name'; worst=$worst; title='Per-second maximum, each repetition: $title'" \
+			-e "names='$names'; died='$died'; caption='$CAPTION'" "$LOCKLAT_ROOT/plots/series.gp"
+	done <"$data/series-plots"
 }
 
 # distribution_draw KIND W TITLE: plots/KIND.gp of plot-data/KIND-W.dat (hist
 # or ccdf); without data (nothing of W measured), a plot that says so.
 distribution_draw() {
-	local file=$run/plot-data/$1-$2.dat
+	local file=$run/plot-data/$1-$2.dat names maxima missing caption
 	if [ -s "$file" ] && awk '!/^#/ && NF { n++ } END { exit !n }' "$file"; then
-		gnuplot -e "data='$file'; out='$run/plots/$1-$2'; title='$3'" "$LOCKLAT_ROOT/plots/$1.gp"
+		names=$(cut -d' ' -f1 "${file%.dat}.variants" | tr '\n' ' ')
+		maxima=$(cut -d' ' -f2 "${file%.dat}.variants" | tr '\n' ' ')
+		# The run's variants with no line here are named, not left to be missed.
+		missing=$({ grep -vxF -f <(cut -d' ' -f1 "${file%.dat}.variants") "$run/plot-data/variants" || true; } | tr '\n' ' ')
+		caption=$CAPTION${missing:+; no measured repetition: ${missing% }}
+		# shellcheck disable=SC2086 # the names, one word each
+		styles_of $names
+		gnuplot -e "data='$file'; out='$run/plots/$1-$2'; title='$3'; caption='$caption'" \
+			-e "colours='$COLOURS'; names='$names'; maxima='$maxima'" "$LOCKLAT_ROOT/plots/$1.gp"
 	else
 		empty_draw "$1-$2" "$3" "no data: no repetition of workload $2 measured"
 	fi
@@ -118,14 +144,17 @@ plots_draw() {
 	[ -f "$data/max.dat" ] || err_exit "$data/max.dat missing: run 'make summary' first"
 	command -v gnuplot >/dev/null || err_exit "gnuplot not found: run 'make deps'"
 	mkdir -p "$out"
-	bars max 1 'Maximum wakeup latency (cyclictest): median of repetitions, min-max bar' \
+	# Every plot says what its µs are; an A/B run's variants are its own.
+	CAPTION="µs of $(cat "$data/clock" 2>/dev/null || echo 'an unrecorded clock'); run ${run##*/}"
+	[ ! -d "$run/ab/variants" ] || LOCKLAT_VARIANTS_DIR=$run/ab/variants
+	points max 1 'Maximum wake-up latency (cyclictest, after the start-up window): median of the measured repetitions, min-max whiskers' \
 		'no latency pass measured: every repetition hung or failed, or the run holds only the modules pass'
-	bars preemptoff 0 'Worst preemption-off section (preemptoff tracer)' \
+	points preemptoff 0 'Worst preemption-off section (preemptoff tracer): the worst of one traced cell per build' \
 		'no preemptoff trace: no traced cell ran the tracer pass to its end'
-	bars irqsoff 0 'Worst interrupts-off section (irqsoff tracer)' \
+	points irqsoff 0 'Worst interrupts-off section (irqsoff tracer): the worst of one traced cell per build' \
 		'no irqsoff trace: no traced cell ran the tracer pass to its end'
 	while IFS= read -r w; do
-		distribution_draw hist "$w" "Latency histogram: workload $w (per variant, skipped wake-ups counted)"
+		distribution_draw hist "$w" "Latency histogram: workload $w (the measured repetitions of each build merged)"
 		distribution_draw ccdf "$w" "Latency CCDF: workload $w (measured repetitions, skipped wake-ups counted)"
 	done <"$data/workloads"
 	series_draw "$data" "$out"

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "judge.h"
+#include "run.h"
 #include "stats.h"
 #include "tap.h"
 
@@ -519,9 +520,38 @@ static void test_judge(void)
 	   "judge, one failure and a start-up maximum of 30 against 4 µs: both said: %s", j.verdict);
 }
 
+/* Expectations with and without a bound, both directions (kernels/comparisons). */
+static void test_expectations(void)
+{
+	struct comparison_def lower100 = { .expect = EXPECT_LOWER, .bound = 100 }, lower = { .expect = EXPECT_LOWER },
+			      little = { .expect = EXPECT_NOT_HIGHER, .bound = 2 }, same = { .expect = EXPECT_SAME },
+			      same2 = { .expect = EXPECT_SAME, .bound = 2 }, higher3 = { .expect = EXPECT_HIGHER, .bound = 3 };
+	char buf[96];
+
+	ok(!expectation_contradicted(&lower100, 0.000076, 0.00011) && expectation_contradicted(&lower100, 0.02, 0.05) &&
+	   expectation_contradicted(&lower100, 1.2, 1.5),
+	   "lower 100x: 13,000x lower holds; 20x lower and higher contradict it");
+	ok(expectation_contradicted(&lower, 0.97, 1.02) && !expectation_contradicted(&lower, 0.5, 0.9) &&
+	   !expectation_contradicted(&lower, 0.5, 1.5), "lower: within 5%% of 1 contradicts; an open interval does not");
+	ok(expectation_contradicted(&little, 0.05, 0.1) && !expectation_contradicted(&little, 0.6, 1.0) &&
+	   expectation_contradicted(&little, 1.1, 1.3) && !expectation_contradicted(&little, 0.4, 0.6),
+	   "not-higher 2x: 10x lower contradicts a little change, as higher does; reaching 0.5 does not");
+	ok(expectation_contradicted(&same, 1.06, 1.1) && !expectation_contradicted(&same, 0.99, 1.01) &&
+	   !expectation_contradicted(&same2, 0.6, 1.8) && expectation_contradicted(&same2, 2.1, 3),
+	   "same: within 5%% by default, within 2x with the bound");
+	ok(expectation_contradicted(&higher3, 1.5, 2.5) && !expectation_contradicted(&higher3, 2.5, 4),
+	   "higher 3x: 2x higher contradicts it");
+	ok(!strcmp(expectation_text(buf, sizeof(buf), &lower100), "lower, by at least 100×") &&
+	   !strcmp(expectation_text(buf, sizeof(buf), &little), "lower or the same, by at most 2×") &&
+	   !strcmp(expectation_text(buf, sizeof(buf), &same), "the same, within ±5%") &&
+	   !strcmp(expectation_text(buf, sizeof(buf), &same2), "the same, within 2×"),
+	   "expectations in words, with their bounds");
+}
+
 int main(void)
 {
-	tap_plan(80);
+	tap_plan(86);
+	test_expectations();
 	test_fisher();
 	test_judge();
 	test_words();

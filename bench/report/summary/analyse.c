@@ -155,6 +155,12 @@ static void group_add_cell(struct group *g, const struct cell *c)
 		if (h->count[k])
 			hist_add(&g->hist, k, h->count[k]);
 	g->hist.overflow += h->overflow;
+	/* Without the sample stream there is no correction: the histogram is what was measured. */
+	h = c->has_steady ? &c->steady_measured : &c->hist;
+	for (k = 0; k < h->buckets; k++)
+		if (h->count[k])
+			hist_add(&g->measured, k, h->count[k]);
+	g->measured.overflow += h->overflow;
 	g->n++;
 }
 
@@ -233,7 +239,6 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 	g->steady = true;
 	for (i = 0; i < run->ncells; i++) {
 		struct cell *c = &run->cells[i];
-		unsigned int k;
 
 		if (strcmp(c->variant, variant) || strcmp(c->workload, workload))
 			continue;
@@ -249,8 +254,7 @@ static void group_build(const struct run *run, struct group *g, const char *vari
 		}
 		if (!strcmp(c->status, "OK"))
 			g->nok++;
-		for (k = 0; k < c->nfindings; k++)
-			g->findings += c->findings[k].count;
+		g->findings += c->nfindings;
 		if (c->traced_kernel && (!g->traced_cell || c->rep < g->traced_cell->rep))
 			g->traced_cell = c;
 		g->died += c->judged.died_in_latency;
@@ -289,19 +293,6 @@ static struct group *group_find(struct run *run, const char *variant, const char
 		    !strcmp(run->groups[i].workload, workload))
 			return &run->groups[i];
 	return NULL;
-}
-
-/* Does the interval [lo, hi] for A/B contradict what was expected? */
-static bool contradicts(enum expectation e, double lo, double hi)
-{
-	switch (e) {
-	case EXPECT_SAME: return lo > 1 + JUDGE_NEGLIGIBLE || hi < 1 - JUDGE_NEGLIGIBLE;
-	case EXPECT_LOWER: return lo > 1 || judge_negligible(lo, hi);
-	case EXPECT_HIGHER: return hi < 1 || judge_negligible(lo, hi);
-	case EXPECT_NOT_HIGHER: return lo > 1 + JUDGE_NEGLIGIBLE;
-	case EXPECT_NOT_LOWER: return hi < 1 - JUDGE_NEGLIGIBLE;
-	default: return false;
-	}
 }
 
 /*
@@ -356,7 +347,7 @@ static void comparison_judge(struct comparison *cmp, const struct group *a, cons
 	cmp->p_failed = j.p_failed;
 	snprintf(cmp->verdict, sizeof(cmp->verdict), "%s", j.verdict);
 	cmp->contradicts = def && (failures_contradict(def->expect, &j) ||
-				   (j.ci.valid && j.ci.coverage > 0 && contradicts(def->expect, j.ci.lo, j.ci.hi)));
+				   (j.ci.valid && j.ci.coverage > 0 && expectation_contradicted(def, j.ci.lo, j.ci.hi)));
 }
 
 /* Whether any cell of WORKLOAD was to run a latency pass (not the modules pass alone). */

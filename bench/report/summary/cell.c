@@ -478,6 +478,7 @@ void cell_free(struct cell *c)
 	free(c->series);
 	free(c->blocks);
 	hist_free(&c->steady_hist);
+	hist_free(&c->steady_measured);
 	hist_free(&c->hist);
 	kv_free(&c->meta);
 	free(c->dir);

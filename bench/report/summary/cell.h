@@ -371,6 +371,7 @@ struct cell {
 	 * come from it.
 	 */
 	struct histogram steady_hist;
+	struct histogram steady_measured;	/* the same without the correction: the wake-ups cyclictest printed */
 	uint64_t steady_added;		/* wake-ups the correction added */
 	/*
 	 * The worst wake-up of each whole second after the window, over all

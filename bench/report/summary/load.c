@@ -154,8 +154,9 @@ void run_load(struct run *run, const char *dir, const struct call_sites *cs)
 void comparisons_load(struct run *run, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *field[5];
+	char *line = NULL, *field[5], *bound, *end;
 	size_t cap = 0, lineno = 0;
+	double bound_x;
 	int e;
 
 	if (!f)
@@ -190,16 +191,27 @@ void comparisons_load(struct run *run, const char *path)
 		}
 		if (n != 5)
 			err_exit(LL_EXIT_FAIL, "%s:%zu: want 'A | B | workload | expected | why'", path, lineno);
+		bound = strchr(field[3], ' ');
+		if (bound)
+			*bound++ = '\0';
 		e = expectation_parse(field[3]);
 		if (e < 0)
 			err_exit(LL_EXIT_FAIL, "%s:%zu: unknown expectation '%s' (open, same, lower, higher, not-higher, not-lower)",
 				 path, lineno, field[3]);
+		bound_x = 0;
+		if (bound) {
+			bound_x = strtod(bound, &end);
+			if (end == bound || (strcmp(end, "x") && strcmp(end, "×")) || !(bound_x > 1) || e == EXPECT_OPEN)
+				err_exit(LL_EXIT_FAIL, "%s:%zu: expectation '%s %s': want a bound like '100x' (a number over 1, "
+					 "then x) after any expectation but open", path, lineno, field[3], bound);
+		}
 		run->defs = xrealloc(run->defs, (run->ndefs + 1) * sizeof(*d));
 		d = &run->defs[run->ndefs++];
 		d->a = xstrdup(field[0]);
 		d->b = xstrdup(field[1]);
 		d->workload = xstrdup(field[2]);
 		d->expect = (enum expectation)e;
+		d->bound = bound_x;
 		d->why = xstrdup(field[4]);
 	}
 	free(line);
@@ -233,8 +245,10 @@ void run_free(struct run *run)
 {
 	size_t i;
 
-	for (i = 0; i < run->ngroups; i++)
+	for (i = 0; i < run->ngroups; i++) {
 		hist_free(&run->groups[i].hist);
+		hist_free(&run->groups[i].measured);
+	}
 	for (i = 0; i < run->ncells; i++)
 		cell_free(&run->cells[i]);
 	free(run->cells);

@@ -215,14 +215,14 @@ static int cyclictest_text_load(struct cell *c, const char *path)
 	return 0;
 }
 
-/* A value into the steady histogram; beyond its range (cyclictest's -h) it overflows, as there. */
-static int steady_hist_add(struct cell *c, uint64_t us)
+/* A value into a steady histogram; beyond its range (cyclictest's -h) it overflows, as there. */
+static int steady_hist_add(struct histogram *h, uint64_t us)
 {
-	if (c->steady_hist.range_us && us >= c->steady_hist.range_us) {
-		c->steady_hist.overflow++;
+	if (h->range_us && us >= h->range_us) {
+		h->overflow++;
 		return 0;
 	}
-	return hist_add(&c->steady_hist, us, 1);
+	return hist_add(h, us, 1);
 }
 
 /* A wake-up of latency us expected at pass time e into its second's block maximum. */
@@ -253,7 +253,7 @@ static int steady_add(struct cell *c, struct stream_thread *t, uint64_t e, uint6
 		if (us > t->steady_max_us)
 			t->steady_max_us = us;
 		t->steady_printed++;
-		if (steady_hist_add(c, us))
+		if (steady_hist_add(&c->steady_hist, us) || steady_hist_add(&c->steady_measured, us))
 			return -1;
 	}
 	/* The k-th skipped period would have woken at the same moment, k intervals later. */
@@ -261,7 +261,7 @@ static int steady_add(struct cell *c, struct stream_thread *t, uint64_t e, uint6
 		block_add(c, e + k * c->interval_us, us - k * c->interval_us);
 		if (e + k * c->interval_us < c->window_us)
 			continue;
-		if (steady_hist_add(c, us - k * c->interval_us))
+		if (steady_hist_add(&c->steady_hist, us - k * c->interval_us))
 			return -1;
 		c->steady_added++;
 	}
@@ -301,8 +301,16 @@ static void blocks_finish(struct cell *c)
 
 static void steady_finish(struct cell *c, struct stream_thread *st)
 {
+	/*
+	 * Wake-ups fall at k intervals, k = 1 .. D / I; those at or after the
+	 * window W (the rule that sorts samples above) are k = max(1, ceil(W /
+	 * I)) .. D / I, one more than (D - W) / I: so many are due a thread.
+	 */
+	uint64_t last = c->duration_us / c->interval_us, first = (c->window_us + c->interval_us - 1) / c->interval_us;
 	unsigned int i;
 
+	if (first < 1)
+		first = 1;
 	c->wakeups_due = c->wakeups_due_steady = c->wakeups_steady = 0;
 	c->steady_max_us = c->startup_max_us = c->censored_us = 0;
 	c->starved_threads = 0;
@@ -313,8 +321,9 @@ static void steady_finish(struct cell *c, struct stream_thread *st)
 		uint64_t tail = c->thread_cycles[i] - t->printed, covered, steady = t->steady_max_us;
 		bool censored = false;
 
-		c->wakeups_due += c->duration_us / c->interval_us;
-		c->wakeups_due_steady += (c->duration_us - c->window_us) / c->interval_us;
+		c->wakeups_due += last;
+		if (last >= first)
+			c->wakeups_due_steady += last - first + 1;
 		c->wakeups_steady += t->steady_printed + tail;
 		covered = t->expected_us + tail * (c->thread_max_us[i] + c->interval_us);
 		/* The JSON max above every printed sample happened in the tail, after the window. */
@@ -365,7 +374,7 @@ static int cyclictest_samples_load(struct cell *c, const char *path, uint64_t in
 	steady = c->duration_us > window_us;
 	c->interval_us = interval_us;
 	c->window_us = window_us;
-	c->steady_hist.range_us = c->hist.range_us;
+	c->steady_hist.range_us = c->steady_measured.range_us = c->hist.range_us;
 	/* Whole seconds after the window; the last may be cut short by the pass's end. */
 	if (steady) {
 		c->nblocks = (unsigned int)((c->duration_us + 999999) / 1000000 - (window_us + 999999) / 1000000);

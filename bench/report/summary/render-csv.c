@@ -58,10 +58,7 @@ void render_csv(const struct run *run)
 		const struct cell *c = &run->cells[i];
 		bool lat = c->has_latency, steady = lat && c->has_steady, dead = c->load.verdict == LOAD_DEAD;
 		char b[16][48];
-		unsigned int k, nf = 0;
-
-		for (k = 0; k < c->nfindings; k++)
-			nf += c->findings[k].count;
+		unsigned int nf = c->nfindings;
 		csv_field(f, c->variant, false);
 		csv_field(f, c->workload, false);
 		csv_field(f, num_u64(b[0], sizeof(b[0]), true, c->rep), false);

@@ -109,7 +109,7 @@ static json_object *json_cell(const struct run *run, const struct cell *c)
 		json_object *fd = json_object_new_object();
 
 		json_object_object_add(fd, "kind", json_object_new_string(c->findings[k].kind));
-		json_object_object_add(fd, "count", json_object_new_int((int)c->findings[k].count));
+		json_object_object_add(fd, "lines", json_object_new_int((int)c->findings[k].count));
 		json_object_object_add(fd, "line", json_object_new_string(c->findings[k].line));
 		json_object_array_add(a, fd);
 	}
@@ -268,6 +268,7 @@ void render_json(const struct run *run)
 		json_object_object_add(o, "p_p99", json_double_or_null(cmp->p_p99));
 		json_object_object_add(o, "verdict", json_object_new_string(cmp->verdict));
 		json_object_object_add(o, "expected", json_object_new_string(expectation_name(cmp->def->expect)));
+		json_object_object_add(o, "expected_bound", cmp->def->bound > 1 ? json_object_new_double(cmp->def->bound) : NULL);
 		json_object_object_add(o, "expected_why", json_object_new_string(cmp->def->why));
 		json_object_object_add(o, "contradicts_expectation", json_object_new_boolean(cmp->contradicts));
 		json_object_array_add(cmps, o);

@@ -102,23 +102,6 @@ static void md_clock(FILE *f, const struct run *run)
 			"scheduling noise included (idle maxima ~12 ms here): for experiments only.\n\n");
 }
 
-/* What a µs of the run is, for a line that quotes µs: "instruction time (tcg-icount)". */
-static const char *clock_words(const struct run *run, char *buf, size_t size)
-{
-	char accel[256];
-
-	setting_values_of(run, CS_ACCEL, true, accel, sizeof(accel));
-	if (!strcmp(accel, "tcg-icount"))
-		snprintf(buf, size, "instruction time (tcg-icount)");
-	else if (!strcmp(accel, "kvm"))
-		snprintf(buf, size, "wall-clock time (kvm)");
-	else if (!strcmp(accel, "tcg"))
-		snprintf(buf, size, "wall-clock time of an emulated guest (tcg)");
-	else
-		snprintf(buf, size, "clocks of %.80s", accel);
-	return buf;
-}
-
 /* A whole number of µs with its thousands separated: "52,689". */
 static const char *us_words(char *buf, size_t size, double us)
 {
@@ -548,7 +531,7 @@ static void md_answer(FILE *f, const struct run *run)
 	const struct comparison *q = NULL;
 	const struct comparison_def *aa = NULL;
 	size_t i, n, splat_cells = 0, unfinished = 0, left_out = 0, panicked = 0;
-	unsigned int k, splats = 0;
+	unsigned int k, splats = 0, splat_lines = 0;
 
 	fprintf(f, "## Answer\n\n");
 	if (run->question_a)
@@ -597,13 +580,16 @@ static void md_answer(FILE *f, const struct run *run)
 		const struct cell *c = &run->cells[i];
 
 		for (k = 0; k < c->nfindings; k++)
-			splats += c->findings[k].count;
+			splat_lines += c->findings[k].count;
+		splats += c->nfindings;
 		splat_cells += c->nfindings > 0;
 		panicked += c->judged.panicked;
 		unfinished += (strcmp(c->status, "OK") && strcmp(c->status, "FINDINGS")) || c->judged.panicked;
 		left_out += c->judged.left_out != NULL;
 	}
-	fprintf(f, "- Kernel splats: %u in %zu %s%s.\n", splats, splat_cells, plural(splat_cells, "cell", "cells"),
+	fprintf(f, "- Kernel splats: %u %s in %zu %s (%u console %s: a kind's repeats in one cell, a cascade, "
+		"are one event)%s.\n", splats, plural(splats, "event", "events"), splat_cells,
+		plural(splat_cells, "cell", "cells"), splat_lines, plural(splat_lines, "line", "lines"),
 		splats ? " (see [Kernel splats](#kernel-splats))" : "");
 	md_answer_integrity(f, run);
 	md_answer_failed(f, run);
@@ -973,7 +959,7 @@ static void md_cell_integrity(FILE *f, const struct run *run, const struct group
 
 /* The rows of a workload's table that are the cell's, not a pass's: after the passes' rows. */
 static const struct md_row md_cell_rows[] = {
-	{ "kernel splats (count)", md_cell_splats, ROW_ALWAYS },
+	{ "kernel splats (events)", md_cell_splats, ROW_ALWAYS },
 	{ "data integrity", md_cell_integrity, ROW_INTEGRITY },
 };
 
@@ -1154,33 +1140,26 @@ static void md_answer_locks(FILE *f, const struct run *run)
 	fputs(nw ? ".\n" : " no workload's cells counted them.\n", f);
 }
 
-/* Links to the cells' per-second plots, a line per variant. */
+/* Links to the per-second plots, one per build: its repetitions overlaid. */
 static void md_series(FILE *f, const struct run *run, const char *workload)
 {
-	char name[512];
 	size_t v, i, n = 0;
 
 	for (v = 0; v < run->nvariants; v++) {
-		size_t links = 0;
-
 		for (i = 0; i < run->ncells; i++) {
 			const struct cell *c = &run->cells[i];
 
-			if (!c->has_series || strcmp(c->variant, run->variants[v]) ||
-			    strcmp(c->workload, workload))
-				continue;
-			if (!n++)
-				fprintf(f, "Per-second maximum over the latency pass, per cell:\n\n");
-			if (!links++)
-				fprintf(f, "- %s:", c->variant);
-			series_name(name, sizeof(name), c);
-			fprintf(f, " [%s](%s/%s.svg)", c->name, run->plots_dir, name);
+			if (c->has_series && !c->traced_kernel && !strcmp(c->variant, run->variants[v]) &&
+			    !strcmp(c->workload, workload))
+				break;
 		}
-		if (links)
-			fputc('\n', f);
+		if (i == run->ncells)
+			continue;
+		fprintf(f, "%s [%s](%s/series-%s-%s.svg)", n++ ? "," : "Per-second maximum over the latency pass, "
+			"each build's repetitions overlaid:", run->variants[v], run->plots_dir, run->variants[v], workload);
 	}
 	if (n)
-		fputc('\n', f);
+		fputs("\n\n", f);
 }
 
 /* A ratio with its interval as a table cell ("–" without one). */
@@ -1214,7 +1193,7 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 {
 	const char *workload = run->workloads[w];
 	size_t i, p, r;
-	char est[16];
+	char est[16], expected[96];
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
@@ -1250,7 +1229,7 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 		else
 			fprintf(f, " none |");
 		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
-			cmp->verdict, expectation_words(cmp->def->expect), cmp->def->why);
+			cmp->verdict, expectation_text(expected, sizeof(expected), cmp->def), cmp->def->why);
 	}
 	fprintf(f, "\n![latency CCDF](%s/ccdf-%s.svg)\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir,
 		workload, run->plots_dir, workload);
@@ -1307,7 +1286,7 @@ static void md_problems(FILE *f, const struct run *run)
 
 		for (k = 0; k < c->nfindings; k++) {
 			if (!n++)
-				fprintf(f, "## Kernel splats\n\n| cell | kind | count | first line |\n|---|---|---|---|\n");
+				fprintf(f, "## Kernel splats\n\n| cell | kind | console lines | first line |\n|---|---|---|---|\n");
 			fprintf(f, "| %s/%s/%s | %s | %u | `%s` |\n", c->variant, c->workload,
 				c->name, c->findings[k].kind, c->findings[k].count, c->findings[k].line);
 		}

@@ -29,13 +29,15 @@ void render_tap(const struct run *run)
 	for (i = 0; i < run->ncmps; i++) {
 		const struct comparison *c = &run->cmps[i];
 		enum expectation e = c->def ? c->def->expect : EXPECT_OPEN;
+		char expected[96];
 
-		fprintf(f, "%s %zu - %s: %s vs %s (%zu vs %zu), expected %s: ", c->contradicts ? "not ok" : "ok", i + 1,
-			c->workload, c->a->variant, c->b->variant, c->na, c->nb, expectation_words(e));
+		fprintf(f, "%s %zu - %s: %s vs %s (%zu vs %zu measured), expected %s: ", c->contradicts ? "not ok" : "ok",
+			i + 1, c->workload, c->a->variant, c->b->variant, c->na, c->nb,
+			c->def ? expectation_text(expected, sizeof(expected), c->def) : expectation_words(e));
 		tap_text(f, c->verdict);
 		if (e == EXPECT_OPEN)
 			fputs(" # SKIP no expectation to check", f);
-		else if (!c->ci.valid || c->ci.coverage <= 0)
+		else if (!c->contradicts && (!c->ci.valid || c->ci.coverage <= 0))
 			fputs(" # SKIP no interval at these repetitions", f);
 		fputc('\n', f);
 	}

@@ -75,3 +75,20 @@ void series_name(char *buf, size_t size, const struct cell *c)
 {
 	snprintf(buf, size, "series-%s-%s-%s", c->variant, c->workload, c->name);
 }
+
+/* What a µs of the run is, for a line that quotes µs: "instruction time (tcg-icount)". */
+const char *clock_words(const struct run *run, char *buf, size_t size)
+{
+	char accel[256];
+
+	setting_values_of(run, CS_ACCEL, true, accel, sizeof(accel));
+	if (!strcmp(accel, "tcg-icount"))
+		snprintf(buf, size, "instruction time (tcg-icount)");
+	else if (!strcmp(accel, "kvm"))
+		snprintf(buf, size, "wall-clock time (kvm)");
+	else if (!strcmp(accel, "tcg"))
+		snprintf(buf, size, "wall-clock time of an emulated guest (tcg)");
+	else
+		snprintf(buf, size, "clocks of %.80s", accel);
+	return buf;
+}

@@ -2,8 +2,10 @@
 /*
  * run.c - lookups into a struct run (run.h), shared by every stage.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "judge.h"
 #include "locklat.h"
 #include "run.h"
 
@@ -37,6 +39,33 @@ int expectation_parse(const char *name)
 const char *expectation_words(enum expectation e)
 {
 	return expectations[e].words;
+}
+
+const char *expectation_text(char *buf, size_t size, const struct comparison_def *d)
+{
+	const char *words = expectation_words(d->expect);
+
+	if (!(d->bound > 1))
+		snprintf(buf, size, "%s", d->expect == EXPECT_SAME ? "the same, within ±5%" : words);
+	else if (d->expect == EXPECT_LOWER || d->expect == EXPECT_HIGHER)
+		snprintf(buf, size, "%s, by at least %g×", words, d->bound);
+	else
+		snprintf(buf, size, "%s, %s %g×", words, d->expect == EXPECT_SAME ? "within" : "by at most", d->bound);
+	return buf;
+}
+
+bool expectation_contradicted(const struct comparison_def *d, double lo, double hi)
+{
+	double n = d->bound > 1 ? d->bound : 0, up = 1 + JUDGE_NEGLIGIBLE, down = 1 - JUDGE_NEGLIGIBLE;
+
+	switch (d->expect) {
+	case EXPECT_SAME: return n ? lo > n || hi < 1 / n : lo > up || hi < down;
+	case EXPECT_LOWER: return n ? lo > 1 / n : lo > 1 || judge_negligible(lo, hi);
+	case EXPECT_HIGHER: return n ? hi < n : hi < 1 || judge_negligible(lo, hi);
+	case EXPECT_NOT_HIGHER: return lo > up || (n && hi < 1 / n);
+	case EXPECT_NOT_LOWER: return hi < down || (n && lo > n);
+	default: return false;
+	}
 }
 
 /* The line for A vs B on workload: its own, else the "*" one; NULL if none. */

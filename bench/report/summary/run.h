@@ -42,6 +42,7 @@ struct group {
 	unsigned long long wakeups_added;	/* by the coordinated-omission correction */
 	unsigned int findings;
 	struct histogram hist;		/* all measured repetitions merged (steady, corrected) */
+	struct histogram measured;	/* the same, the wake-ups cyclictest printed alone (no correction) */
 	unsigned long long preemptoff_us, irqsoff_us;
 	const struct cell *preemptoff_cell, *irqsoff_cell;
 	const struct cell *verify_cell;	/* the first repetition with target hits */
@@ -110,6 +111,12 @@ enum expectation {
 struct comparison_def {
 	char *a, *b, *workload;		/* workload "*": any without a line of its own */
 	enum expectation expect;
+	/*
+	 * The expectation's bound on A/B, "lower 100x": 0 for none, else N > 1:
+	 * lower or higher by at least N×; the same, not higher or not lower by
+	 * at most N× (a "little change" checked in both directions).
+	 */
+	double bound;
 	char *why;
 };
 
@@ -205,6 +212,15 @@ const struct comparison *comparison_of(const struct run *run, const char *a, con
 const char *expectation_name(enum expectation e);
 int expectation_parse(const char *name);
 const char *expectation_words(enum expectation e);
+/* Line d's expectation in words with its bound, into buf: "lower, by at least 100×". */
+const char *expectation_text(char *buf, size_t size, const struct comparison_def *d);
+/*
+ * Whether an interval [lo, hi] of A/B lies wholly outside what line d
+ * expects: "same" is [0.95, 1.05] (or [1/N, N]); "lower" below 1 and not
+ * within 5% of it (or at most 1/N); "not-higher" at most 1.05 (and at least
+ * 1/N); "higher" and "not-lower" likewise upwards.
+ */
+bool expectation_contradicted(const struct comparison_def *d, double lo, double hi);
 /* What llcheck's scenarios file expects of a scenario ("" if it does not say). */
 const char *scenario_expectation(const struct run *run, const char *scenario);
 

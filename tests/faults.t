@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/lib/common.sh"
 [ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
 stages=(packages kernels initramfs cell summary plots)
-tap_plan $(( ${#stages[@]} * 3 + 11 ))
+tap_plan $(( ${#stages[@]} * 3 + 12 ))
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -111,5 +111,7 @@ echo 'local_lock | baseline | idle | higher | faults.t: identical cells cannot b
 tap_is "$?" 1 "a run that contradicts an expectation exits 1$(tail -n 1 "$tmp/run-gate.log" | sed 's/^/: /')"
 tap_like "$(grep '^not ok' "$tmp/run-gate/verdicts.tap")" '^not ok [0-9]+ - idle: local_lock vs baseline \([0-9]+ vs [0-9]+ measured\), expected higher' \
 	"and its verdicts.tap has a failing line for that comparison"
+grep -qE '^local_lock vs baseline +[0-9,]+ +[0-9,]+ +.* same ✗' "$tmp/run-gate.log" && grep -qF "$(head -n 1 "$tmp/run-gate/summary.txt")" "$tmp/run-gate.log"
+tap_result $? "the run ends by printing its short form, the contradicted line marked"
 rm -rf "$FAULTS_DIR/cell-template"
 tap_done

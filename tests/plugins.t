@@ -176,7 +176,7 @@ echo 42 >"$traced/guest/plugin-p/answer"
 tap_result $? "the summary of that run$(tail -n 1 "$tmp/summary.log" | sed 's/^/: /')"
 tap_like "$(grep -F '| plugin-p answer |' "$run/summary.md")" '^\| plugin-p answer \| – \| 42 \|$' \
 	"summary.md: the new pass's row, under the new variant, in the new workload's table"
-tap_like "$(grep -F 'plugin-v vs baseline' "$run/summary.md" | head -n 1)" '^\| plugin-v vs baseline \(4 vs 4 measured\) \|' \
+tap_like "$(grep -F '| plugin-v vs baseline (' "$run/summary.md" | head -n 1)" '^\| plugin-v vs baseline \(4 vs 4\) \|' \
 	"and the new comparison's row"
 tap_is "$(jq -c '[.cells[] | select(.dir | endswith("plugin-v/plugin-w/traced")) | .plugin_p_answer]' "$run/summary.json")" "[42]" \
 	"summary.json: the new pass's member of the cell"

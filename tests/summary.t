@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 71
+tap_plan 73
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -135,8 +135,9 @@ grep -q '| INVALID |' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"
 tap_result $? "kernel splats are listed"
-grep -Eq '^\| local_lock vs baseline \(4 vs 4 measured\) \| [0-9.]+× \[[0-9.]+–[0-9.]+\] \| (–|[0-9.]+× \[[0-9.]+–[0-9.]+\]) \| [0-9.]+× \| [0-9.]+ \| none \| ' "$md"
-tap_result $? "the A/A comparison has a ratio with its interval and exact p-values"
+grep -Eq '^\| local_lock vs baseline \(4 vs 4\) \| [0-9.]+× \[[0-9.]+–[0-9.]+\] \| (–|[0-9.]+× \[[0-9.]+–[0-9.]+\]) \| [0-9.]+ \| none \| none shown \[1\] \| same \|$' "$md" &&
+	grep -q '^1\. \*\*local_lock vs baseline\*\*: no difference shown: .*; ratio of median maxima [0-9.]*×\. Expected the same, within ±5%: an A/A check' "$md"
+tap_result $? "the A/A comparison has a ratio with its interval and exact p-values, its verdict in words in a note"
 grep -q '2× change is not ruled out' "$md"
 tap_result $? "an interval that includes 1 says whether it rules out a 2× change"
 # Every field summary.json writes is documented in results/README.md (the
@@ -394,6 +395,15 @@ done
 tap_like "$(grep -m1 '^\*\*rt vs baseline-rt on squashfs\*\*' "$question/summary.md")" \
 	'^\*\*rt vs baseline-rt on squashfs\*\* \(setup `squashfs:xz,1M`; the question kernels/comparisons asks first\): ' \
 	"the question's line names the workload's setup"
+# The short form: summary.txt and summary.md's "At a glance", a line per
+# comparison, none over 100 columns, before the reviewer's block.
+long=$(perl -CSD -ne 'print if length($_) > 101' "$tmp/run/summary.txt" | head -n 1)
+grep -q '^local_lock vs baseline  *55,478  *54,343  *+1%  *none shown ' "$tmp/run/summary.txt"
+tap_result $? "summary.txt: a line per comparison, A max, B max, change, verdict$long"
+[ "$(grep -n '^## ' "$md" | sed -n 2p)" = "$(grep -n '^## At a glance$' "$md")" ] &&
+	grep -q '^| rt vs baseline-rt | 6 | – | 0/1 vs 1/1 failed | no ratio | – |$' "$md" &&
+	[ -z "$(sed -n '/^## At a glance$/,/^## For a reviewer$/p' "$md" | perl -CSD -ne 'print if length($_) > 101')" ]
+tap_result $? "summary.md opens with the short form after the answer, under 100 columns"
 # Recorded never more than due: the wake-ups due after the window are those
 # the rule that sorts samples counts there (k intervals, k >= W / I).
 tap_is "$(jq '[.cells[] | select(.wakeups != null) | select(.wakeups.recorded > .wakeups.due or

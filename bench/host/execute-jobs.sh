@@ -248,6 +248,8 @@ run_finish() {
 	progress matrix "CPU, user/sys s: $(jobs_by_kind "$out/logs/jobs" | awk '
 		{ printf "%s %d/%d, ", $1, $3, $4; u += $3; s += $4 } END { printf "all %d/%d", u, s }') ($out/logs/jobs)"
 	rm -rf "$jobs_dir"
+	# The short form (render-glance.c), then where the rest is.
+	[ ! -s "$out/summary.txt" ] || cat "$out/summary.txt"
 	progress matrix "summary: $out/summary.md"
 	# The gate: an expectation of kernels/comparisons that the run
 	# contradicts (a "not ok" of verdicts.tap, a stratum's too) fails it.

@@ -454,6 +454,7 @@ static void test_words(void)
 	phrase_is(1.12, 1.10, 1.14, 0, 0, "+12%", "1.12: a percentage under 1.5×");
 	phrase_is(0.92, 0.91, 0.93, 0, 0, "−8%", "0.92: a minus sign");
 	phrase_is(1.004, 1.003, 1.005, 0, 0, "+0.4%", "1.004: a tenth of a percent under 1%");
+	phrase_is(0.9999, 0.9998, 1.0001, 0, 0, "0.0%", "0.9999: no sign on a change that rounds to nothing");
 	phrase_is(1e5, 1e5, 1e5, 0, 0, "100,000× higher", "10^5, exact: three figures, no ≈");
 	phrase_is(1e-5, 0.5e-5, 2e-5, 0, 0, "≈100,000× lower", "10^-5 in a 4× interval: one figure");
 	phrase_is(1.25, 1.25, 1.25, 5, 4, "+25%", "5 against 4 µs: the resolution leaves no sure change");
@@ -550,7 +551,7 @@ static void test_expectations(void)
 
 int main(void)
 {
-	tap_plan(86);
+	tap_plan(87);
 	test_expectations();
 	test_fisher();
 	test_judge();

@@ -238,7 +238,12 @@ const char *ratio_phrase(char *buf, size_t size, double ratio, double lo, double
 		double pct = (ratio - 1) * 100;
 
 		/* "−8%": a minus sign, as people write it; a tenth of a percent below 1%, if the interval is within 2×. */
-		snprintf(buf, size, "%s%.*f%%", pct < 0 ? "−" : "+", fabs(pct) < 1 && sig > 1 ? 1 : 0, fabs(pct));
+		int decimals = fabs(pct) < 1 && sig > 1 ? 1 : 0;
+		char digits[32];
+
+		snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(pct));
+		/* No sign on a change that rounds to nothing. */
+		snprintf(buf, size, "%s%s%%", strspn(digits, "0.") == strlen(digits) ? "" : pct < 0 ? "−" : "+", digits);
 	} else {
 		snprintf(buf, size, "%s%s× %s", sig < 3 ? "≈" : "", figures(num, sizeof(num), factor, sig, false),
 			 lower ? "lower" : "higher");

@@ -778,6 +778,7 @@ static void md_header(FILE *f, const struct run *run)
 			"here pools cells of two. Cell folders named here are relative to the run's folder, two up.\n\n",
 			run->only->name, run->only->accel, run->only->host_cpu, run->only->hosts);
 	md_answer(f, run);
+	glance_write(f, run, true);
 	md_reviewer(f, run);
 	fprintf(f, "## The run\n\n");
 	{
@@ -1192,8 +1193,8 @@ static void md_row(FILE *f, const struct run *run, size_t w, const struct md_row
 static void md_workload(FILE *f, const struct run *run, size_t w)
 {
 	const char *workload = run->workloads[w];
-	size_t i, p, r;
-	char est[16], expected[96];
+	size_t i, p, r, n;
+	char est[16], expected[96], word[48];
 
 	fprintf(f, "## Workload `%s`\n\n|  |", workload);
 	md_variant_columns(f, run, NULL);
@@ -1204,32 +1205,43 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 		md_row(f, run, w, &md_cell_rows[r]);
 	md_workload_notes(f, run, w);
 
-	fprintf(f, "\n| comparison | pass max: ratio [95%% interval at 1 µs] | worst second: ratio [95%% interval] | "
-		"ratio of median maxima | p (max) | failed under load | verdict | expected |\n"
-		"|---|---|---|---|---|---|---|---|\n");
-	for (i = 0; i < run->ncmps; i++) {
+	/* Numbers in the table; each verdict and expectation in words in a numbered note under it. */
+	fprintf(f, "\n| comparison | pass max: A/B [95%% at 1 µs] | worst second: A/B | p (max) | failed under load | "
+		"verdict | expected |\n|---|---|---|---|---|---|---|\n");
+	for (i = 0, n = 0; i < run->ncmps; i++) {
 		const struct comparison *cmp = &run->cmps[i];
 
 		if (strcmp(cmp->workload, workload))
 			continue;
-		fprintf(f, "| %s vs %s (%zu vs %zu measured) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
+		fprintf(f, "| %s vs %s (%zu vs %zu) |", cmp->a->variant, cmp->b->variant, cmp->na, cmp->nb);
 		md_interval(f, &cmp->ci);
 		md_interval(f, cmp->has_blocks ? &cmp->ci_blocks : NULL);
-		if (!isnan(cmp->ratio_medians))
-			fprintf(f, " %s× |", ratio_str(est, sizeof(est), cmp->ratio_medians));
-		else
-			fprintf(f, " – |");
 		if (!isnan(cmp->p_max))
 			fprintf(f, " %.3f |", cmp->p_max);
 		else
 			fprintf(f, " – |");
 		if (cmp->fa || cmp->fb)
-			fprintf(f, " %zu/%zu vs %zu/%zu (Fisher p = %.3f) |", cmp->fa, cmp->na + cmp->fa, cmp->fb,
-				cmp->nb + cmp->fb, cmp->p_failed);
+			fprintf(f, " %zu/%zu vs %zu/%zu (p %.3f) |", cmp->fa, cmp->na + cmp->fa, cmp->fb, cmp->nb + cmp->fb,
+				cmp->p_failed);
 		else
 			fprintf(f, " none |");
-		fprintf(f, " %s%s | %s: %s |\n", cmp->contradicts ? "**contradicts the expectation**: " : "",
-			cmp->verdict, expectation_text(expected, sizeof(expected), cmp->def), cmp->def->why);
+		verdict_word(word, sizeof(word), cmp);
+		fprintf(f, " %s [%zu] | %s", word, ++n, expectation_name(cmp->def->expect));
+		if (cmp->def->bound > 1)
+			fprintf(f, " %g×", cmp->def->bound);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	for (i = 0, n = 0; i < run->ncmps; i++) {
+		const struct comparison *cmp = &run->cmps[i];
+
+		if (strcmp(cmp->workload, workload))
+			continue;
+		fprintf(f, "%zu. **%s vs %s**: %s%s", ++n, cmp->a->variant, cmp->b->variant,
+			cmp->contradicts ? "**contradicts the expectation**: " : "", cmp->verdict);
+		if (!isnan(cmp->ratio_medians))
+			fprintf(f, "; ratio of median maxima %s×", ratio_str(est, sizeof(est), cmp->ratio_medians));
+		fprintf(f, ". Expected %s: %s.\n", expectation_text(expected, sizeof(expected), cmp->def), cmp->def->why);
 	}
 	fprintf(f, "\n![latency CCDF](%s/ccdf-%s.svg)\n![latency histogram](%s/hist-%s.svg)\n\n", run->plots_dir,
 		workload, run->plots_dir, workload);

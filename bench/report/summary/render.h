@@ -17,6 +17,11 @@ void render_json(const struct run *run);	/* summary.json */
 void render_csv(const struct run *run);		/* summary.csv */
 void render_plot_data(const struct run *run);	/* plot-data/ */
 void render_tap(const struct run *run);		/* verdicts.tap */
+void render_glance(const struct run *run);	/* summary.txt: the short form */
+/* A comparison's verdict in a word or two ("lower", "fails less"); "✗" when it contradicts kernels/comparisons. */
+void verdict_word(char *buf, size_t size, const struct comparison *c);
+/* The short form, per workload a line per comparison under 100 columns: Markdown or aligned text. */
+void glance_write(FILE *f, const struct run *run, bool markdown);
 /* A run of several strata (run.h): summary.md and summary.json name each one's own summary. */
 void render_markdown_index(const struct run *run);
 void render_json_index(const struct run *run);

@@ -97,6 +97,7 @@ static void summarise(struct run *run)
 	render_csv(run);
 	render_plot_data(run);
 	render_tap(run);
+	render_glance(run);
 	printf("%s/summary.md: %zu %s, %zu %s, %zu %s\n", run->out_dir, run->ncells, plural(run->ncells, "cell", "cells"),
 	       run->nvariants, plural(run->nvariants, "variant", "variants"), run->nworkloads,
 	       plural(run->nworkloads, "workload", "workloads"));

@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || tap_skip_all "no git (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 18
+tap_plan 19
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 # shellcheck source=lib/fake-tree.sh
@@ -61,6 +61,8 @@ tap_result $? "a run finishes$(tail -n 1 "$tmp/ab.log" | sed 's/^/: /')"
 tap_is "$(sed -n 's/^source=//p' "$tmp/ab/ab/variants/ab-tip"):$(sed -n 's/^patches=//p' "$tmp/ab/ab/variants/ab-tip")" \
 	"git:$linux@$base:git:$linux@$base..$tip" "DIR/ab/variants: the tip is the base and the range, pinned to commit ids"
 tap_is "$(cat "$tmp/ab/ab/series")" "git:$linux@$base..$tip" "DIR/ab/series: the range under test"
+tap_is "$(grep -cE '^ab-tip(-rt)? \| ab-base(-rt)? \| \* \| not-higher \|' "$tmp/ab/ab/comparisons")" 2 \
+	"DIR/ab/comparisons: the tip expected no higher than its base on both models, the run's gate (exit 1)"
 tap_is "$(paste -sd, "$tmp/ab/ab/targets"):$(grep -v '^#' "$tmp/ab/ab/call-sites")" "f,g:lib/f.c (changed) | f, g" \
 	"from the range's diff: the functions it changes, the verify targets and a call site per file"
 grep -qx 'targets=f,g' "$tmp/ab/matrix"

@@ -169,7 +169,7 @@ static void verdict_beside(struct judgement *j, const struct ratio_ci *blocks, c
 void judge(struct judgement *j, const struct judge_side *a, const struct judge_side *b)
 {
 	double va[JUDGE_MAX_VALUES], vb[JUDGE_MAX_VALUES], mb;
-	struct ratio_ci blocks_wide = { 0 };
+	struct ratio_ci blocks_raw;
 
 	memset(j, 0, sizeof(*j));
 	j->na = side_values(a, a->max, va);
@@ -183,12 +183,12 @@ void judge(struct judgement *j, const struct judge_side *a, const struct judge_s
 	interval_of(&j->ci_max, &j->ci, a, a->max, b, b->max);
 	j->has_blocks = a->min_blocks >= JUDGE_MIN_BLOCKS && b->min_blocks >= JUDGE_MIN_BLOCKS;
 	if (j->has_blocks)
-		interval_of(&j->ci_blocks, &blocks_wide, a, a->blocks, b, b->blocks);
+		interval_of(&blocks_raw, &j->ci_blocks, a, a->blocks, b, b->blocks);
 	j->startup_a = startup_flagged(a, &j->startup_max);
 	j->startup_b = startup_flagged(b, &j->startup_max);
 	verdict_failures(j, a, b);
 	verdict_latency(j, a, b);
-	verdict_beside(j, &blocks_wide, a, b);
+	verdict_beside(j, &j->ci_blocks, a, b);
 }
 
 const char *number_grouped(char *buf, size_t size, const char *number)

@@ -51,7 +51,11 @@ struct judge_side {
 
 struct judgement {
 	double ratio_medians;		/* median max of A over B, measured repetitions; NAN without */
-	/* Hodges-Lehmann ratios of the measured repetitions, as computed: pass maxima, typical worst seconds */
+	/*
+	 * Hodges-Lehmann ratios of the measured repetitions: of the pass maxima
+	 * as computed, of the typical worst seconds as the 1 µs resolution
+	 * leaves it (every interval shown is).
+	 */
 	struct ratio_ci ci_max, ci_blocks;
 	bool has_blocks;		/* ci_blocks was computed (both sides have the seconds for it) */
 	struct ratio_ci ci;		/* ci_max as the 1 µs resolution leaves it: what the verdict reads */

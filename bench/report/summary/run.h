@@ -130,7 +130,7 @@ struct comparison {
 	const struct group *a, *b;
 	const struct comparison_def *def;
 	double ratio_medians;		/* median max of A over B, measured repetitions */
-	/* Hodges-Lehmann ratios of the measured repetitions: of the pass maxima, of the typical worst seconds */
+	/* Hodges-Lehmann ratios of the measured repetitions: of the pass maxima (as computed), of the typical worst seconds (at 1 µs) */
 	struct ratio_ci ci_max, ci_blocks;
 	bool has_blocks;		/* ci_blocks was computed */
 	struct ratio_ci ci;		/* ci_max widened by the resolution: what the verdict reads */

@@ -220,8 +220,8 @@ static const char *spread_pct(char *buf, size_t size, const struct side *s)
  */
 static enum change change_of(const struct judgement *j, double threshold)
 {
-	if (j->p_failed < 0.05)
-		return j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa) ? CH_REGRESSED : CH_IMPROVED;
+	if (j->failed_more)
+		return j->failed_more > 0 ? CH_REGRESSED : CH_IMPROVED;
 	if (!j->ci.valid || j->ci.coverage <= 0 || isnan(j->ci.estimate))
 		return CH_NOT_COMPARABLE;
 	if (j->ci.lo > 1)

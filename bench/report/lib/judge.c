@@ -93,13 +93,12 @@ static void verdict_failures(struct judgement *j, const struct judge_side *a, co
 {
 	if (!j->fa && !j->fb)
 		return;
-	if (j->p_failed < 0.05)
-		verdict_add(j, "%s fails %s often under load: ", a->name, j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa) ?
-			    "more" : "less");
+	if (j->failed_more)
+		verdict_add(j, "%s fails %s often under load: ", a->name, j->failed_more > 0 ? "more" : "less");
 	else
 		verdict_add(j, "failed under load: ");
 	verdict_add(j, "%zu/%zu %s vs %zu/%zu %s (Fisher p = %.3f%s); ", j->fa, j->na + j->fa, a->name,
-		    j->fb, j->nb + j->fb, b->name, j->p_failed, j->p_failed < 0.05 ? "" : ", no difference shown");
+		    j->fb, j->nb + j->fb, b->name, j->p_failed, j->failed_more ? "" : ", no difference shown");
 }
 
 /* The latency of the measured repetitions, from the widened interval of the pass maxima. */
@@ -180,6 +179,8 @@ void judge(struct judgement *j, const struct judge_side *a, const struct judge_s
 	j->ratio_medians = j->na && j->nb && mb > 0 ? median(a->max, a->n) / mb : NAN;
 	j->p_max = j->na && j->nb ? mann_whitney_p(va, j->na, vb, j->nb) : NAN;
 	j->p_failed = j->fa || j->fb ? fisher_exact_p(j->fa, j->na + j->fa, j->fb, j->nb + j->fb) : NAN;
+	if (j->p_failed < 0.05)
+		j->failed_more = j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa) ? 1 : -1;
 	interval_of(&j->ci_max, &j->ci, a, a->max, b, b->max);
 	j->has_blocks = a->min_blocks >= JUDGE_MIN_BLOCKS && b->min_blocks >= JUDGE_MIN_BLOCKS;
 	if (j->has_blocks)

@@ -63,6 +63,8 @@ struct judgement {
 	size_t na, nb;			/* measured repetitions a side */
 	size_t fa, fb;			/* repetitions that failed under load a side */
 	double p_failed;		/* Fisher's exact p of fa/(na + fa) against fb/(nb + fb); NAN when none failed */
+	/* +1: A fails more often under load than B (Fisher p < 0.05), -1: less often, 0: no difference shown */
+	int failed_more;
 	size_t startup_a, startup_b;	/* repetitions a side whose start-up maximum is flagged */
 	double startup_max;		/* the largest flagged start-up maximum, µs (0: none) */
 	char verdict[480];

@@ -123,10 +123,20 @@ static const char *cell_left_out(const struct cell *c)
 	return "the cell did not complete its latency pass";
 }
 
+/* src's counts and overflow added to dst. */
+static void hist_merge(struct histogram *dst, const struct histogram *src)
+{
+	size_t k;
+
+	for (k = 0; k < src->buckets; k++)
+		if (src->count[k])
+			hist_add(dst, k, src->count[k]);
+	dst->overflow += src->overflow;
+}
+
 static void group_add_cell(struct group *g, const struct cell *c)
 {
 	const struct histogram *h = c->has_steady ? &c->steady_hist : &c->hist;
-	size_t k;
 
 	if ((double)c->max_us > g->latency_max_us)
 		g->latency_max_us = (double)c->max_us;
@@ -151,16 +161,9 @@ static void group_add_cell(struct group *g, const struct cell *c)
 	} else {
 		g->samples += hist_total(&c->hist);
 	}
-	for (k = 0; k < h->buckets; k++)
-		if (h->count[k])
-			hist_add(&g->hist, k, h->count[k]);
-	g->hist.overflow += h->overflow;
+	hist_merge(&g->hist, h);
 	/* Without the sample stream there is no correction: the histogram is what was measured. */
-	h = c->has_steady ? &c->steady_measured : &c->hist;
-	for (k = 0; k < h->buckets; k++)
-		if (h->count[k])
-			hist_add(&g->measured, k, h->count[k]);
-	g->measured.overflow += h->overflow;
+	hist_merge(&g->measured, c->has_steady ? &c->steady_measured : &c->hist);
 	g->n++;
 }
 
@@ -302,15 +305,12 @@ static struct group *group_find(struct run *run, const char *variant, const char
  */
 static bool failures_contradict(enum expectation e, const struct judgement *j)
 {
-	bool a_more;
-
-	if (!(j->p_failed < 0.05))
+	if (!j->failed_more)
 		return false;
-	a_more = j->fa * (j->nb + j->fb) > j->fb * (j->na + j->fa);
 	switch (e) {
 	case EXPECT_SAME: return true;
-	case EXPECT_LOWER: case EXPECT_NOT_HIGHER: return a_more;
-	case EXPECT_HIGHER: case EXPECT_NOT_LOWER: return !a_more;
+	case EXPECT_LOWER: case EXPECT_NOT_HIGHER: return j->failed_more > 0;
+	case EXPECT_HIGHER: case EXPECT_NOT_LOWER: return j->failed_more < 0;
 	default: return false;
 	}
 }
@@ -345,6 +345,7 @@ static void comparison_judge(struct comparison *cmp, const struct group *a, cons
 	cmp->fa = j.fa;
 	cmp->fb = j.fb;
 	cmp->p_failed = j.p_failed;
+	cmp->failed_more = j.failed_more;
 	snprintf(cmp->verdict, sizeof(cmp->verdict), "%s", j.verdict);
 	cmp->contradicts = def && (failures_contradict(def->expect, &j) ||
 				   (j.ci.valid && j.ci.coverage > 0 && expectation_contradicted(def, j.ci.lo, j.ci.hi)));

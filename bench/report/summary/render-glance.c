@@ -65,8 +65,8 @@ void verdict_word(char *buf, size_t size, const struct comparison *c)
 	const struct ratio_ci *ci = &c->ci;
 	const char *w;
 
-	if (c->p_failed < 0.05)
-		w = c->fa * (c->nb + c->fb) > c->fb * (c->na + c->fa) ? "fails more" : "fails less";
+	if (c->failed_more)
+		w = c->failed_more > 0 ? "fails more" : "fails less";
 	else if (!ci->valid)
 		w = "no ratio";
 	else if (ci->coverage <= 0)

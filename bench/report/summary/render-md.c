@@ -1144,6 +1144,7 @@ static void md_answer_locks(FILE *f, const struct run *run)
 /* Links to the per-second plots, one per build: its repetitions overlaid. */
 static void md_series(FILE *f, const struct run *run, const char *workload)
 {
+	char name[512];
 	size_t v, i, n = 0;
 
 	for (v = 0; v < run->nvariants; v++) {
@@ -1156,8 +1157,9 @@ static void md_series(FILE *f, const struct run *run, const char *workload)
 		}
 		if (i == run->ncells)
 			continue;
-		fprintf(f, "%s [%s](%s/series-%s-%s.svg)", n++ ? "," : "Per-second maximum over the latency pass, "
-			"each build's repetitions overlaid:", run->variants[v], run->plots_dir, run->variants[v], workload);
+		series_group_name(name, sizeof(name), run->variants[v], workload);
+		fprintf(f, "%s [%s](%s/%s.svg)", n++ ? "," : "Per-second maximum over the latency pass, "
+			"each build's repetitions overlaid:", run->variants[v], run->plots_dir, name);
 	}
 	if (n)
 		fputs("\n\n", f);

@@ -143,7 +143,7 @@ static void plot_series_group(const struct run *run, FILE *plots, const char *va
 		if (!c->has_series || c->traced_kernel || strcmp(c->variant, variant) || strcmp(c->workload, workload))
 			continue;
 		if (!f) {
-			snprintf(name, sizeof(name), "series-%s-%s", variant, workload);
+			series_group_name(name, sizeof(name), variant, workload);
 			snprintf(path, sizeof(path), "plot-data/%s.dat", name);
 			snprintf(cells_path, sizeof(cells_path), "plot-data/%s.cells", name);
 			f = render_open(run, path);

@@ -76,6 +76,11 @@ void series_name(char *buf, size_t size, const struct cell *c)
 	snprintf(buf, size, "series-%s-%s-%s", c->variant, c->workload, c->name);
 }
 
+void series_group_name(char *buf, size_t size, const char *variant, const char *workload)
+{
+	snprintf(buf, size, "series-%s-%s", variant, workload);
+}
+
 /* What a µs of the run is, for a line that quotes µs: "instruction time (tcg-icount)". */
 const char *clock_words(const struct run *run, char *buf, size_t size)
 {

@@ -36,6 +36,8 @@ const char *run_name(const struct run *run);
 /* Distinct values of a setting over the cells (latency_only: those with a latency pass), ", "-separated. */
 void setting_values_of(const struct run *run, enum cell_setting setting, bool latency_only, char *out, size_t size);
 void setting_values(const struct run *run, enum cell_setting setting, char *out, size_t size);
+/* A build's repetitions of a workload overlaid, in plot-data/ and plots/: series-<variant>-<workload>. */
+void series_group_name(char *buf, size_t size, const char *variant, const char *workload);
 /* What a µs of the run is, for a line that quotes µs: "instruction time (tcg-icount)". */
 const char *clock_words(const struct run *run, char *buf, size_t size);
 /* The cell's name in plot-data/ and plots/: series-<variant>-<workload>-<cell>. */

@@ -138,6 +138,7 @@ struct comparison {
 	size_t na, nb;			/* measured repetitions */
 	size_t fa, fb;			/* repetitions that failed under load */
 	double p_failed;		/* Fisher's exact p of the failures; NAN when none failed */
+	int failed_more;		/* judge.h's: +1 A fails more often, -1 less, 0 no difference shown */
 	bool contradicts;		/* the interval contradicts the expectation */
 	char verdict[480];
 };

@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -a "$root/tests/fixtures/run" "$tmp/run"
 golden=$root/tests/fixtures/summary
-tap_plan 73
+tap_plan 74
 
 "$bin" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
 	--llcheck-scenarios "$root/kernels/modules/llcheck/scenarios" "$tmp/run" >/dev/null
@@ -54,18 +54,32 @@ tap_result $? "the same cells in layout 6 (RUN/cells/) give the same summary.jso
 [ -s "$tmp/layout.diff" ] && head -n 10 "$tmp/layout.diff" | sed 's/^/# /'
 
 md=$tmp/summary.md
-sed -n '/^## Cells that did not finish/,/^## /p' "$md" | grep -q '^| baseline-rt/squashfs/rep3 | FINDINGS | kernel panic |'
+# The note a table cell points to: ERE matches a row up to the cell's
+# marker ("[c]"); the note of that marker under the same table is printed.
+cell_note() {
+	awk -v re="$1" '
+		!mark && match($0, re) {
+			rest = substr($0, RSTART + RLENGTH)
+			if (match(rest, /^ *\[[a-z]+\]/)) {
+				mark = substr(rest, RSTART, RLENGTH)
+				sub(/^ */, "", mark)
+			}
+			next
+		}
+		mark && index($0, "- " mark " ") == 1 { print substr($0, length(mark) + 4); exit }' "$md"
+}
+sed -n '/^## Cells that did not finish/,/^## /p' "$md" | grep -q '^- .baseline-rt/squashfs/rep3. FINDINGS: kernel panic'
 tap_result $? "a repetition that panicked in its latency pass is among the cells that did not finish"
 grep -q '^- Latency pass: 5, 30, 3, 1 s of guest time' "$md"
 tap_result $? "the header lists each distinct pass duration (3 is not taken for part of 30)"
 grep -q 'Instruction time, not hardware latency' "$md"
 tap_result $? "tcg runs carry the instruction-time caveat"
-grep -q '| TIMEOUT | watchdog killed QEMU after 264 s (its latency pass had completed: it counts)' "$md"
+grep -q '^- .baseline-rt/squashfs/rep1. TIMEOUT: watchdog killed QEMU after 264 s (its latency pass had completed: it counts)' "$md"
 tap_result $? "a TIMEOUT cell is listed with its reason, and its completed latency pass counts"
-grep -q '^| repetitions measured / cells | 4 / 4 | 4 / 4 | 0 / 0 | 2 / 4 (2 hung or panicked in the latency pass) |' "$md"
-tap_result $? "repetitions that hung or panicked in their latency pass are counted, not dropped"
-grep -q '^| targets reached (verify pass) | 9 of 10 (not: lru_add_drain_cpu_zone) (any task, no idle control) |' "$md"
-tap_result $? "the targets a verification pass missed are named; a cell without an idle control says so"
+tap_like "$(cell_note '^\| repetitions measured / cells \| 4 / 4 \| 4 / 4 \| 0 / 0 \| 2 / 4; 2 hung')" \
+	'^2 repetitions hung or panicked in the latency pass$' \ "repetitions that hung or panicked in their latency pass are counted, not dropped"
+tap_like "$(cell_note '^\| targets reached \(verify pass\) \| 9 of 10')" \
+	'^verify pass: not reached .lru_add_drain_cpu_zone.; hits by any task, without an idle control$' \ "the targets a verification pass missed are named; a cell without an idle control says so"
 # The answer comes first: the first section, the primary question of
 # kernels/comparisons with its verdict, then the A/A check and what did not finish.
 tap_is "$(grep -m1 '^## ' "$md")" "## Answer" "summary.md opens with the answer, before the tables"
@@ -94,25 +108,27 @@ grep -q '^local_lock vs baseline (preempt):$' "$tmp/reviewer" && grep -q '^rt vs
 tap_result $? "the reviewer's verdict: each pair, the verdicts, the splats that went away, equivalence not checked"
 # A real baseline-rt lru cell whose load the pre-series bug killed: left
 # out, with how and the splat, and counted as a failure in the comparisons.
-grep -q '^| baseline-rt/lru/rep1 | the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru.* | yes |$' "$md"
+grep -q '^- .baseline-rt/lru/rep1. (a failure under load): the workload was gone when cyclictest ended (killed by signal 11).*the kernel said: BUG: scheduling while atomic: locklat-lru' "$md"
 tap_result $? "a dead load is left out, with how it ended and the splat, and counted as a failure"
-grep -q '^| load through the latency pass | .* \*\*died or stalled in 1\*\* (first at 0.0 s) |' "$md"
-tap_result $? "the table says the load died, and when"
+tap_like "$(cell_note '^\| load alive through the latency pass \| .* \| 0 of 1; \*\*1 died\*\*')" \
+	'^the load died or stalled in 1 repetition, the first at 0.0 s into the latency pass$' \ "the table says the load died, and when"
 # A section only inside a call site is not that site's: an interrupt that
 # landed in the decompressor is the interrupt's, the site only what it
 # interrupted. One far longer than every wake-up of its column (local_lock's
 # 219 ms preemptoff section, traced with function tracing on, against 110
 # ms) is flagged, not a culprit.
-grep -q '| 1716 (a single run): a local timer interrupt (the tick or a measurement.s hrtimer) (irqentry_enter…asm_sysvec_apic_timer_interrupt); it interrupted lzma_main ← xz_dec_lzma2_run ← xz_dec_run (in squashfs multi-CPU decompressor) |' "$md"
-tap_result $? "a trace that only passes through a call site is the interrupt's; the site is context"
-grep -q '| 219358 (a single run): \*\*flagged\*\*: over 2× the column.s worst wake-up, 109526 µs: no latency pass saw it; not a culprit |' "$md"
+tap_like "$(cell_note '\| 1716')" \
+	'^\*\*local_lock\*\*, irqsoff worst: 1716 µs \(a single run\): a local timer interrupt \(the tick or a measurement.s hrtimer\) \(irqentry_enter…asm_sysvec_apic_timer_interrupt\); it interrupted lzma_main ← xz_dec_lzma2_run ← xz_dec_run \(in squashfs multi-CPU decompressor\)$' \ "a trace that only passes through a call site is the interrupt's; the site is context"
+grep -q '| 219358 \[[a-z]\]: \*\*flagged\*\* |' "$md" &&
+	cell_note '\| 219358' | grep -q ': 219358 µs (a single run): \*\*flagged\*\*: over 2× the column.s worst wake-up, 109526 µs: no latency pass saw it; not a culprit$'
 tap_result $? "a traced section over twice the column's worst wake-up is flagged, without a call site"
 # The same on rt lru with function tracing on: rt's worst preempt-off section
 # (89 us) against a latency pass that saw 6 us, flagged, never a call site.
-grep -q '| 89 (a single run): \*\*flagged\*\*: over 2× the column.s worst wake-up, 6 µs: no latency pass saw it; not a culprit |$' "$md"
+grep -q '| 89 \[[a-z]\]: \*\*flagged\*\* |$' "$md" &&
+	cell_note '\| 89' | grep -q '^\*\*rt\*\*, preemptoff worst: 89 µs (a single run): \*\*flagged\*\*: over 2× the column.s worst wake-up, 6 µs: no latency pass saw it; not a culprit$'
 tap_result $? "rt lru, traced with function tracing on: the section is flagged, not a culprit"
-grep -q '^| worst wake-up traced (timerlat): culprit | .* | – (a single run): none reached the threshold of 100 µs |$' "$md"
-tap_result $? "a timerlat pass (older layout) that stopped at nothing says so, without a maximum it did not keep"
+tap_like "$(cell_note '^\| worst wake-up traced \(timerlat\): culprit \| .* \| –')" \
+	'^\*\*rt\*\*, traced worst wake-up \(a single run\): none reached the threshold of 100 µs$' \ "a timerlat pass (older layout) that stopped at nothing says so, without a maximum it did not keep"
 grep -q '^| targets reached (verify pass) | .* | 10 of 10 |$' "$md"
 tap_result $? "a verify pass with its idle control counts the reached targets"
 # local_lock zram: a repetition on the plain kernel and the traced cell on
@@ -121,9 +137,10 @@ tap_result $? "a verify pass with its idle control counts the reached targets"
 # held against.
 grep -q '^| repetitions measured / cells | 0 / 0 | 1 / 1 | 0 / 0 |' "$md"
 tap_result $? "the traced cell is not counted among the repetitions"
-grep -q '^| max latency on the traced kernel (one pass: the tracers. cost) | – | 132 (1.22× the median above) |' "$md"
+grep -q '^| max latency on the traced kernel, one pass (× the median above: the tracers. cost) | – | 132 (1.22×) |' "$md"
 tap_result $? "the traced kernel's latency pass, with its ratio to the plain repetitions"
-grep -q '| 224 (2 runs: 224, 94 µs): thread latency (IRQ 2 µs), _raw_spin_lock_irq…_raw_spin_unlock_irq; at __mem_cgroup_uncharge_swap ← swap_entry_range_free ← swapcache_free_entries (\*\*inflated\*\*: 2.1× the plain kernel.s maximum, 108 µs: the events recorded lengthen it) |' "$md"
+grep -q '| 224 \[[a-z]\]: _raw_spin_lock_irq…, \*\*inflated\*\* |' "$md" &&
+	cell_note '\| 224' | grep -q ': 224 µs (2 runs: 224, 94 µs): thread latency (IRQ 2 µs), _raw_spin_lock_irq…_raw_spin_unlock_irq; at __mem_cgroup_uncharge_swap ← swap_entry_range_free ← swapcache_free_entries (\*\*inflated\*\*: 2.1× the plain kernel.s maximum, 108 µs: the events recorded lengthen it)$'
 tap_result $? "a traced wake-up under 2x its own kernel's pass (139 us) but over 2x the plain kernel's (108 us) is flagged as inflated, with both runs"
 sed -n '/^## For a reviewer$/,/^## The run$/p' "$md" >"$tmp/reviewer"
 grep -q '^    traced wake-ups (timerlat):$' "$tmp/reviewer" && grep -q '^    preemptoff sections:$' "$tmp/reviewer" &&
@@ -131,7 +148,7 @@ grep -q '^    traced wake-ups (timerlat):$' "$tmp/reviewer" && grep -q '^    pre
 	grep -q '^      (this is the A/A pair: how far apart it is, is the noise other pairs are held against)$' "$tmp/reviewer"
 tap_result $? "the reviewer's block keeps wake-ups, preemptoff and irqsoff sections apart; the A/A pair's own difference is the noise"
 tap_like "$(grep -c '^local_lock,zram,1,traced,OK,' "$tmp/run/summary.csv")" '^1$' "summary.csv says which kernel a cell booted"
-grep -q '| INVALID |' "$md"
+grep -q '^- .*. INVALID: ' "$md"
 tap_result $? "an INVALID cell is listed with its reason"
 grep -q 'scheduling-while-atomic' "$md"
 tap_result $? "kernel splats are listed"
@@ -409,4 +426,9 @@ tap_result $? "summary.md opens with the short form after the answer, under 100 
 tap_is "$(jq '[.cells[] | select(.wakeups != null) | select(.wakeups.recorded > .wakeups.due or
 	.wakeups.recorded_after_window > .wakeups.due_after_window)] | length' "$tmp/run/summary.json")" 0 \
 	"no cell records more wake-ups than were due, in the pass or after its window"
+# Tables people can read in a terminal: sentences go to the notes under a
+# table, a cell keeps a number and a few words (60 characters a column).
+wide=$(perl -CSD -ne 'next unless /^\|/; $c = tr/|// - 1; print if $c > 0 && length($_) - 1 > 60 * $c' "$md" |
+	head -n 1 | cut -c1-120)
+tap_result "$([ -z "$wide" ]; echo $?)" "no table row of summary.md is over 60 characters a column${wide:+: $wide}"
 tap_done

@@ -31,10 +31,10 @@ static void irqsoff_group_finish(struct group *g)
 
 /* summary.md */
 
-static void md_cell_irqsoff(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_irqsoff(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
-	md_trace_ev(f, g, TK_IRQSOFF);
+	md_trace_ev(f, g, TK_IRQSOFF, notes);
 }
 
 static const struct md_row irqsoff_md_rows[] = {

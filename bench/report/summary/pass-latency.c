@@ -745,7 +745,7 @@ static void latency_load(struct cell *c, const char *dir, const struct call_site
 /* summary.md */
 
 /* The load of a group's cells: how many ran through the pass, how the others ended. */
-static void md_load(FILE *f, const struct run *run, const struct group *g)
+static void md_load(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	size_t i, alive = 0, dead = 0, unknown = 0, none = 0;
 	double first_death = -1;
@@ -772,14 +772,23 @@ static void md_load(FILE *f, const struct run *run, const struct group *g)
 		return;
 	}
 	if (!alive && !dead) {
-		fprintf(f, " not recorded (%zu cells from before progress lines) |", unknown);
+		fprintf(f, " not recorded");
+		md_note(f, notes, "%zu %s from before the workloads logged progress", unknown,
+			unknown == 1 ? "cell" : "cells");
+		fprintf(f, " |");
 		return;
 	}
-	fprintf(f, " alive in %zu of %zu", alive, alive + dead + unknown);
-	if (dead)
-		fprintf(f, "; **died or stalled in %zu** (first at %.1f s)", dead, first_death);
-	if (unknown)
-		fprintf(f, "; %zu without progress data", unknown);
+	fprintf(f, " %zu of %zu", alive, alive + dead + unknown);
+	if (dead) {
+		fprintf(f, "; **%zu died**", dead);
+		md_note(f, notes, "the load died or stalled in %zu %s, the first at %.1f s into the latency "
+			"pass", dead, dead == 1 ? "repetition" : "repetitions", first_death);
+	}
+	if (unknown) {
+		fprintf(f, "; %zu unknown", unknown);
+		md_note(f, notes, "%zu %s from before the workloads logged progress", unknown,
+			unknown == 1 ? "cell" : "cells");
+	}
 	fprintf(f, " |");
 }
 
@@ -787,82 +796,109 @@ static void md_load(FILE *f, const struct run *run, const struct group *g)
  * One table cell per function: a group's value in a workload's row,
  * written as " value |".
  */
-static void md_cell_max(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_max(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char buf[128];
 
 	(void)run;
+	(void)notes;
 	fprintf(f, " **%s%s**", g->max_censored ? "≥ " : "", spread(buf, sizeof(buf), g->max, g->n));
 	if (g->died + g->load_dead)
-		fprintf(f, " + %zu failed under load", g->died + g->load_dead);
+		fprintf(f, " + %zu failed", g->died + g->load_dead);
 	fprintf(f, " |");
 }
 
-static void md_cell_blocks(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_blocks(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char buf[128];
 
 	(void)run;
-	if (g->n && g->min_blocks)
-		fprintf(f, " %s (%u+ s each) |", spread(buf, sizeof(buf), g->block_median, g->n), g->min_blocks);
-	else
+	if (!g->n || !g->min_blocks) {
 		fprintf(f, " – |");
+		return;
+	}
+	fprintf(f, " %s", spread(buf, sizeof(buf), g->block_median, g->n));
+	md_note(f, notes, "typical worst second: the median of %u or more per-second maxima in each repetition",
+		g->min_blocks);
+	fprintf(f, " |");
 }
 
-static void md_cell_startup_max(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_startup_max(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char buf[128];
 
 	(void)run;
+	(void)notes;
 	fprintf(f, " %s |", g->steady ? spread(buf, sizeof(buf), g->startup_max, g->n) : "–");
 }
 
 /* "≥": the value is the histogram's range, the percentile lies beyond. */
-static void md_cell_p99(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_p99(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char buf[128];
 
 	(void)run;
+	(void)notes;
 	fprintf(f, " %s%s |", g->p99_over ? "≥ " : "", spread(buf, sizeof(buf), g->p99, g->n));
 }
 
-static void md_cell_p999(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_p999(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char buf[128];
 
 	(void)run;
+	(void)notes;
 	fprintf(f, " %s%s |", g->p999_over ? "≥ " : "", spread(buf, sizeof(buf), g->p999, g->n));
 }
 
-static void md_cell_p50(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_p50(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char buf[128];
 
 	(void)run;
+	(void)notes;
 	fprintf(f, " %s%s |", g->p50_over ? "≥ " : "", spread(buf, sizeof(buf), g->p50, g->n));
 }
 
-static void md_cell_wakeups(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_wakeups(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
+	(void)notes;
+	if (g->steady && g->wakeups_due) {
+		fprintf(f, " %llu / %llu (%.0f%%) |", g->samples, g->wakeups_due,
+			100.0 * (double)g->samples / (double)g->wakeups_due);
+	} else if (g->n) {
+		fprintf(f, " %llu", g->samples);
+		md_note(f, notes, "wake-ups recorded over the whole pass: no start-up window, the percentiles "
+			"uncorrected");
+		fprintf(f, " |");
+	} else {
+		fprintf(f, " – |");
+	}
+}
+
+/* Wake-ups due while one overran: cyclictest skips them, the correction counts them at their lateness. */
+static void md_cell_skipped(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
+{
+	(void)run;
+	(void)notes;
 	if (g->steady && g->wakeups_due)
-		fprintf(f, " %llu / %llu (%.0f%%); +%llu skipped, counted by the correction |",
-			g->samples, g->wakeups_due, 100.0 * (double)g->samples / (double)g->wakeups_due,
-			g->wakeups_added);
-	else if (g->n)
-		fprintf(f, " %llu recorded (whole pass; uncorrected percentiles) |", g->samples);
+		fprintf(f, " %llu |", g->wakeups_added);
 	else
 		fprintf(f, " – |");
 }
 
-static void md_cell_reps(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_reps(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
 	fprintf(f, " %zu / %zu", g->n, g->ncells);
-	if (g->died)
-		fprintf(f, " (%zu hung or panicked in the latency pass)", g->died);
+	if (g->died) {
+		fprintf(f, "; %zu hung", g->died);
+		md_note(f, notes, "%zu %s hung or panicked in the latency pass", g->died,
+			g->died == 1 ? "repetition" : "repetitions");
+	}
 	if (g->load_dead)
-		fprintf(f, " (%zu with a dead load)", g->load_dead);
+		fprintf(f, "; %zu load died", g->load_dead);
 	fprintf(f, " |");
 }
 
@@ -881,11 +917,12 @@ static const char *tasks_words(char *buf, size_t size, const struct cell *c)
 }
 
 /* The workload's tasks per vCPU over a group's cells: each distinct value once. */
-static void md_cell_tasks(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_tasks(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	char seen[256] = "", one[32];
 	size_t i, len = 0;
 
+	(void)notes;
 	for (i = 0; i < run->ncells; i++) {
 		const struct cell *c = &run->cells[i];
 
@@ -905,7 +942,7 @@ static void md_cell_tasks(FILE *f, const struct run *run, const struct group *g)
  * icount, which is why the repetitions run without them. One pass: a
  * ratio, not a test.
  */
-static void md_traced_max(FILE *f, const struct group *g)
+static void md_traced_max(FILE *f, const struct group *g, struct md_notes *notes)
 {
 	char buf[32];
 
@@ -914,18 +951,19 @@ static void md_traced_max(FILE *f, const struct group *g)
 		return;
 	}
 	fprintf(f, " %s%.0f", g->traced_max_censored ? "≥ " : "", g->traced_max_us);
-	if (g->traced_cell->load.verdict == LOAD_DEAD)
-		fprintf(f, " (**its load died**: %s)", g->traced_cell->load.reason);
-	else if (g->n)
-		fprintf(f, " (%s× the median above)",
-			ratio_str(buf, sizeof(buf), g->traced_max_us / median(g->max, g->n)));
+	if (g->traced_cell->load.verdict == LOAD_DEAD) {
+		fprintf(f, ", **load died**");
+		md_note(f, notes, "**%s**, traced kernel: its load died: %s", g->variant, g->traced_cell->load.reason);
+	} else if (g->n) {
+		fprintf(f, " (%s×)", ratio_str(buf, sizeof(buf), g->traced_max_us / median(g->max, g->n)));
+	}
 	fprintf(f, " |");
 }
 
-static void md_cell_traced_max(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_traced_max(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
-	md_traced_max(f, g);
+	md_traced_max(f, g, notes);
 }
 
 static const struct md_row latency_md_rows[] = {
@@ -936,10 +974,12 @@ static const struct md_row latency_md_rows[] = {
 	{ "p99.9", md_cell_p999, ROW_ALWAYS },
 	{ "median", md_cell_p50, ROW_ALWAYS },
 	{ "wake-ups recorded / due", md_cell_wakeups, ROW_ALWAYS },
+	{ "wake-ups skipped, counted by the correction", md_cell_skipped, ROW_ALWAYS },
 	{ "repetitions measured / cells", md_cell_reps, ROW_ALWAYS },
-	{ "load through the latency pass", md_load, ROW_ALWAYS },
+	{ "load alive through the latency pass", md_load, ROW_ALWAYS },
 	{ "tasks per vCPU (FIFO prio)", md_cell_tasks, ROW_TASKS },
-	{ "max latency on the traced kernel (one pass: the tracers' cost)", md_cell_traced_max, ROW_TRACED },
+	{ "max latency on the traced kernel, one pass (× the median above: the tracers' cost)",
+	  md_cell_traced_max, ROW_TRACED },
 };
 
 /* summary.json */

@@ -145,10 +145,10 @@ static void preemptoff_group_finish(struct group *g)
 /* summary.md */
 
 /* The worst section a tracer recorded, with its culprit or why it has none. */
-static void md_cell_preemptoff(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_preemptoff(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
-	md_trace_ev(f, g, TK_PREEMPTOFF);
+	md_trace_ev(f, g, TK_PREEMPTOFF, notes);
 }
 
 static const struct md_row preemptoff_md_rows[] = {

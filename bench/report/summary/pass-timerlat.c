@@ -353,10 +353,10 @@ static void timerlat_group_finish(struct group *g)
 
 /* summary.md */
 
-static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_wakeup(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
-	md_trace_ev(f, g, TK_WAKEUP);
+	md_trace_ev(f, g, TK_WAKEUP, notes);
 }
 
 static const struct md_row timerlat_md_rows[] = {

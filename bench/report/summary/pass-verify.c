@@ -241,11 +241,13 @@ static void verify_run_finish(struct run *run)
  * did not reach and those the kernel could not probe: the call sites a
  * column's latency figures actually stand for.
  */
-static void md_targets_reached(FILE *f, const struct group *g)
+static void md_targets_reached(FILE *f, const struct group *g, struct md_notes *notes)
 {
 	const struct cell *c = g->verify_cell;
 	unsigned int k, reached = 0, probed = 0, missed = 0, unavailable = 0;
 	bool controlled = false;
+	char text[768];
+	size_t len;
 
 	if (!c) {
 		fprintf(f, " – |");
@@ -257,20 +259,28 @@ static void md_targets_reached(FILE *f, const struct group *g)
 		controlled |= c->hits[k].has_idle;
 	}
 	fprintf(f, " %u of %u", reached, probed);
-	for (k = 0; k < c->nhits; k++)
+	len = (size_t)snprintf(text, sizeof(text), "verify pass:");
+	for (k = 0; k < c->nhits && len < sizeof(text); k++)
 		if (!c->hits[k].reached && !c->hits[k].unavailable)
-			fprintf(f, "%s%s", missed++ ? ", " : " (not: ", c->hits[k].function);
-	fprintf(f, "%s", missed ? ")" : "");
-	for (k = 0; k < c->nhits; k++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s`%s`", missed++ ? ", " : " not reached ",
+						c->hits[k].function);
+	for (k = 0; k < c->nhits && len < sizeof(text); k++)
 		if (c->hits[k].unavailable)
-			fprintf(f, "%s%s", unavailable++ ? ", " : "; not probeable: ", c->hits[k].function);
-	fprintf(f, "%s |", controlled ? "" : " (any task, no idle control)");
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s`%s`",
+						unavailable++ ? ", " : missed ? "; not probeable " : " not probeable ",
+						c->hits[k].function);
+	if (!controlled && len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, "%shits by any task, without an idle control",
+			 missed + unavailable ? "; " : " ");
+	if (missed || unavailable || !controlled)
+		md_note(f, notes, "%s", text);
+	fprintf(f, " |");
 }
 
-static void md_cell_targets(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_targets(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
-	md_targets_reached(f, g);
+	md_targets_reached(f, g, notes);
 }
 
 static void md_lock_cell(FILE *f, const struct group *g, const char *event, bool boosts)
@@ -289,15 +299,17 @@ static void md_lock_cell(FILE *f, const struct group *g, const char *event, bool
 	fprintf(f, "%s |", !boosts && lock_site_odd(g) ? " †" : "");
 }
 
-static void md_cell_contention(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_contention(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
+	(void)notes;
 	md_lock_cell(f, g, LOCK_EVENT_CONTENTION, false);
 }
 
-static void md_cell_boosts(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_boosts(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
+	(void)notes;
 	md_lock_cell(f, g, LOCK_EVENT_PI_SETPRIO, true);
 }
 

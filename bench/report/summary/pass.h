@@ -40,10 +40,15 @@ enum md_row_when {
 	ROW_INTEGRITY,	/* workloads that check their data */
 };
 
-/* A row of a workload's table: its label and how to fill a group's cell (" value |"). */
+struct md_notes;
+
+/*
+ * A row of a workload's table: its label and how to fill a group's cell
+ * (" value |"), with what does not fit a cell in notes (render-md.h).
+ */
 struct md_row {
 	const char *label;
-	void (*cell)(FILE *f, const struct run *run, const struct group *g);
+	void (*cell)(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes);
 	enum md_row_when when;
 };
 

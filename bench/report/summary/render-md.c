@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,7 @@ struct trace_ev {
 	double us;		/* the section's or wake-up's length; for no hit, timerlat's max */
 	bool hit;		/* a section or wake-up to blame (not flagged, not lost) */
 	const char *text;	/* its blame, or why there is none */
+	char tag[96];		/* that in a table cell's few words: the culprit's name, or why none */
 	double runs[TRACE_MAX_RUNS];
 	unsigned int nruns;
 	char buf[600];
@@ -206,6 +208,34 @@ static int variant_index(const struct run *run, const char *variant);
 /* Said of a traced figure whose pass's workload had died when the pass ended. */
 #define LOAD_DEAD_WORDS "**its load died** in that traced pass: not the workload's figure"
 
+/*
+ * A blame's culprit in a few words: its call site, the interrupt, or the
+ * section's first function.
+ */
+static void blame_tag(char *buf, size_t size, const struct blame *b)
+{
+	size_t len;
+
+	if (b->kind == BLAME_SITE)
+		snprintf(buf, size, "%s", b->call_site);
+	else if (b->kind == BLAME_INTERRUPT) {	/* without its explanation in parentheses */
+		for (len = strcspn(b->interrupt, "("); len && b->interrupt[len - 1] == ' '; len--)
+			;
+		snprintf(buf, size, "%.*s", (int)len, b->interrupt);
+	} else {
+		len = strcspn(b->section, "\xe2");	/* up to "…" */
+		snprintf(buf, size, "%.*s%s", (int)len, b->section, b->section[len] ? "…" : "");
+	}
+}
+
+/* A traced figure whose pass's load had died says so in its few words too. */
+static void tag_load_dead(struct trace_ev *e)
+{
+	size_t n = strlen(e->tag);
+
+	snprintf(e->tag + n, sizeof(e->tag) - n, "%s**load died**", n ? ", " : "");
+}
+
 static bool trace_worst_ev(const struct group *g, const struct trace_worst *t, bool too_long, bool flagged,
 			   struct trace_ev *e)
 {
@@ -216,18 +246,22 @@ static bool trace_worst_ev(const struct group *g, const struct trace_worst *t, b
 	for (i = 0; i < t->nruns; i++)
 		e->runs[i] = (double)t->runs_us[i];
 	if (too_long) {
+		snprintf(e->tag, sizeof(e->tag), "the guest stalled");
 		snprintf(e->buf, sizeof(e->buf), "longer than the pass was to last: the guest stalled; %.300s",
 			 t->blame.text);
 	} else if (flagged) {
+		snprintf(e->tag, sizeof(e->tag), "**flagged**");
 		snprintf(e->buf, sizeof(e->buf), "**flagged**: over %u× %s, %.0f µs: no latency pass saw it; "
 			 "not a culprit", TRACE_LATENCY_FACTOR, trace_ref_words(g), g->trace_ref_us);
 	} else {
 		e->hit = true;
+		blame_tag(e->tag, sizeof(e->tag), &t->blame);
 		if (!t->load_dead) {
 			e->text = t->blame.text;
 			return true;
 		}
 		snprintf(e->buf, sizeof(e->buf), "%.300s (" LOAD_DEAD_WORDS ")", t->blame.text);
+		tag_load_dead(e);
 	}
 	e->text = e->buf;
 	return true;
@@ -265,17 +299,23 @@ static bool wakeup_ev(const struct group *g, const struct wakeup_trace *w, struc
 				 "%.0f µs: the events recorded lengthen it)", w->latency_us / g->latency_max_us,
 				 g->latency_max_us);
 		e->hit = true;
+		blame_tag(e->tag, sizeof(e->tag), &w->blame);
+		if (g->wakeup_flagged || g->wakeup_inflated)
+			snprintf(e->tag + strlen(e->tag), sizeof(e->tag) - strlen(e->tag), ", **inflated**");
 	} else if (w->trace_lost) {
+		snprintf(e->tag, sizeof(e->tag), "trace lost");
 		e->us = w->max_us;
 		snprintf(e->buf, sizeof(e->buf), "a wake-up crossed the threshold of %llu µs, but its trace was "
 			 "lost", (unsigned long long)w->threshold_us);
 	} else if (!w->has_max) {
 		/* A cell from before timerlat's maximum was kept. */
 		e->us = NAN;
+		snprintf(e->tag, sizeof(e->tag), "none over the threshold");
 		snprintf(e->buf, sizeof(e->buf), "none reached the threshold of %llu µs",
 			 (unsigned long long)w->threshold_us);
 	} else {
 		e->us = w->max_us;
+		snprintf(e->tag, sizeof(e->tag), "none over the threshold");
 		snprintf(e->buf, sizeof(e->buf), "timerlat's max; none reached the threshold of %llu µs "
 			 "(%u%% of the latency pass's %llu µs, above the idle noise of %llu µs)",
 			 (unsigned long long)w->threshold_us, (unsigned int)w->threshold_percent,
@@ -285,6 +325,7 @@ static bool wakeup_ev(const struct group *g, const struct wakeup_trace *w, struc
 		size_t n = strlen(e->buf);
 
 		snprintf(e->buf + n, sizeof(e->buf) - n, " (" LOAD_DEAD_WORDS ")");
+		tag_load_dead(e);
 	}
 	return true;
 }
@@ -847,6 +888,49 @@ static void md_header(FILE *f, const struct run *run)
 	md_chance(f, run);
 }
 
+/* A note's marker: a to z, then aa to zz. */
+static void note_marker(char *buf, size_t size, size_t i)
+{
+	if (i < 26)
+		snprintf(buf, size, "%c", (char)('a' + i));
+	else
+		snprintf(buf, size, "%c%c", (char)('a' + i / 26 - 1), (char)('a' + i % 26));
+}
+
+void md_note(FILE *f, struct md_notes *notes, const char *fmt, ...)
+{
+	char text[1024], mark[4];
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (i = 0; i < notes->n && strcmp(notes->text[i], text); i++)
+		;
+	if (i == notes->n && i == MD_NOTES_MAX) {
+		fprintf(f, " (%s)", text);
+		return;
+	}
+	if (i == notes->n)
+		notes->text[notes->n++] = xstrdup(text);
+	note_marker(mark, sizeof(mark), i);
+	fprintf(f, " [%s]", mark);
+}
+
+void md_notes_print(FILE *f, struct md_notes *notes)
+{
+	char mark[4];
+	size_t i;
+
+	for (i = 0; i < notes->n; i++) {
+		note_marker(mark, sizeof(mark), i);
+		fprintf(f, "%s- [%s] %s\n", i ? "" : "\n", mark, notes->text[i]);
+		free(notes->text[i]);
+	}
+	notes->n = 0;
+}
+
 /*
  * The rest of a table's header after its first column: a column per variant
  * and, if last is not NULL, one more; then the separator line.
@@ -877,21 +961,28 @@ static const char *trace_ref_words(const struct group *g)
  * has one): its latency, IRQ or thread, and the section that blocked it, or
  * that none crossed the pass's threshold in its seconds.
  */
-void md_trace_ev(FILE *f, const struct group *g, enum trace_kind k)
+void md_trace_ev(FILE *f, const struct group *g, enum trace_kind k, struct md_notes *notes)
 {
 	struct trace_ev e;
 	char spread[96], num[32];
 
-	if (!group_trace_ev(g, k, &e))
+	if (!group_trace_ev(g, k, &e)) {
 		fprintf(f, " – |");
+		return;
+	}
+	fprintf(f, " %s", us_or_dash(e.us, num, sizeof(num)));
+	trace_ev_spread(&e, spread, sizeof(spread));
+	if (isnan(e.us))
+		md_note(f, notes, "**%s**, %s (%s): %s", g->variant, trace_kind_name[k], spread, e.text);
 	else
-		fprintf(f, " %s (%s): %s |", us_or_dash(e.us, num, sizeof(num)), trace_ev_spread(&e, spread, sizeof(spread)),
-			e.text);
+		md_note(f, notes, "**%s**, %s: %s µs (%s): %s", g->variant, trace_kind_name[k], num, spread, e.text);
+	fprintf(f, ": %s |", e.tag);
 }
 
-static void md_cell_splats(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_splats(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
+	(void)notes;
 	fprintf(f, " %u |", g->findings);
 }
 
@@ -947,9 +1038,10 @@ bool lock_site_odd(const struct group *g)
 }
 
 /* Items the workload checked over the group's cells, and those it found wrong (examples in the note). */
-static void md_cell_integrity(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_integrity(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	(void)run;
+	(void)notes;
 	if (!g->integrity_cells)
 		fprintf(f, " – |");
 	else if (g->integrity_errors)
@@ -1180,7 +1272,7 @@ static void md_interval(FILE *f, const struct ratio_ci *ci)
 }
 
 /* A row of workload w's table: its label and each variant's group. */
-static void md_row(FILE *f, const struct run *run, size_t w, const struct md_row *row)
+static void md_row(FILE *f, const struct run *run, size_t w, const struct md_row *row, struct md_notes *notes)
 {
 	size_t v;
 
@@ -1188,13 +1280,14 @@ static void md_row(FILE *f, const struct run *run, size_t w, const struct md_row
 		return;
 	fprintf(f, "| %s |", row->label);
 	for (v = 0; v < run->nvariants; v++)
-		row->cell(f, run, run_group(run, v, w));
+		row->cell(f, run, run_group(run, v, w), notes);
 	fputc('\n', f);
 }
 
 static void md_workload(FILE *f, const struct run *run, size_t w)
 {
 	const char *workload = run->workloads[w];
+	struct md_notes notes = { .n = 0 };
 	size_t i, p, r, n;
 	char est[16], expected[96], word[48];
 
@@ -1202,9 +1295,10 @@ static void md_workload(FILE *f, const struct run *run, size_t w)
 	md_variant_columns(f, run, NULL);
 	for (p = 0; summary_passes[p]; p++)
 		for (r = 0; r < summary_passes[p]->nmd_rows; r++)
-			md_row(f, run, w, &summary_passes[p]->md_rows[r]);
+			md_row(f, run, w, &summary_passes[p]->md_rows[r], &notes);
 	for (r = 0; r < ARRAY_SIZE(md_cell_rows); r++)
-		md_row(f, run, w, &md_cell_rows[r]);
+		md_row(f, run, w, &md_cell_rows[r], &notes);
+	md_notes_print(f, &notes);
 	md_workload_notes(f, run, w);
 
 	/* Numbers in the table; each verdict and expectation in words in a numbered note under it. */
@@ -1268,11 +1362,12 @@ static void md_problems(FILE *f, const struct run *run)
 		else
 			snprintf(why, sizeof(why), "the kernel panicked%s%s%s", c->hung_step[0] ? " in the " : "",
 				 c->hung_step, c->hung_step[0] ? " pass" : "");
+		/* A list, not a table: the reasons are sentences. */
 		if (!n++)
-			fprintf(f, "## Cells that did not finish\n\n| cell | status | reason | log |\n|---|---|---|---|\n");
-		fprintf(f, "| %s/%s/%s | %s | %s%s | `%s/console.log` |\n", c->variant,
-			c->workload, c->name, c->status, why,
-			c->judged.measured ? " (its latency pass had completed: it counts)" : "", cell_rel_dir(run, c));
+			fprintf(f, "## Cells that did not finish\n\n");
+		fprintf(f, "- `%s/%s/%s` %s: %s%s; log `%s/console.log`\n", c->variant, c->workload, c->name,
+			c->status, why, c->judged.measured ? " (its latency pass had completed: it counts)" : "",
+			cell_rel_dir(run, c));
 	}
 	if (n)
 		fputc('\n', f);
@@ -1287,10 +1382,9 @@ static void md_problems(FILE *f, const struct run *run)
 			fprintf(f, "## Repetitions left out of the latency statistics\n\n"
 				"Not among a column's measured repetitions; those that failed under their load "
 				"are counted as failures in the comparisons (Fisher's exact test), never as "
-				"latencies.\n\n"
-				"| cell | why | a failure under load |\n|---|---|---|\n");
-		fprintf(f, "| %s/%s/%s | %s | %s |\n", c->variant, c->workload, c->name, why,
-			c->judged.failed_in_latency ? "yes" : "no");
+				"latencies.\n\n");
+		fprintf(f, "- `%s/%s/%s`%s: %s\n", c->variant, c->workload, c->name,
+			c->judged.failed_in_latency ? " (a failure under load)" : "", why);
 	}
 	if (n)
 		fputc('\n', f);

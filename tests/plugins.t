@@ -93,11 +93,12 @@ static const uint64_t *plugin_p_answer(const struct cell *c)
 	return c ? c->priv[pass_index(&pass_plugin_p)] : NULL;
 }
 
-static void md_cell_answer(FILE *f, const struct run *run, const struct group *g)
+static void md_cell_answer(FILE *f, const struct run *run, const struct group *g, struct md_notes *notes)
 {
 	const uint64_t *a = plugin_p_answer(g->traced_cell);
 
 	(void)run;
+	(void)notes;
 	if (a)
 		fprintf(f, " %llu |", (unsigned long long)*a);
 	else

@@ -18,7 +18,7 @@ bin=$root/build/bin/locklat-compare
 command -v jq >/dev/null || tap_skip_all "no jq (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 20
+tap_plan 22
 
 cp -a "$root/tests/fixtures/run" "$tmp/a"
 "$root/build/bin/locklat-summary" --call-sites "$root/kernels/call-sites" --comparisons "$root/kernels/comparisons" \
@@ -85,6 +85,13 @@ tap_like "$?:$(grep '^local_lock/squashfs' "$tmp/scaled20.out")" '^0:.*changed, 
 	"--threshold 20: the 15% change is under it, exit 0"
 err=$("$bin" --threshold lots --out "$tmp/never" "$tmp/a" "$tmp/scaled" 2>&1)
 tap_like "$?:$err" "^2:.*--threshold wants a percentage" "a threshold that is no number: exit 2"
+# --pair A_V:B_V (a bisect step): B's rt against A's baseline-rt, other builds by name.
+"$bin" --pair baseline-rt:rt --out "$tmp/pair-cmp" "$root/results/reference" "$root/results/reference" >"$tmp/pair.out" 2>/dev/null
+tap_like "$?:$(jq -r '.groups[] | select(.variant == "rt" and .workload == "squashfs") | "\(.a.max_us[0]) \(.change)"' \
+	"$tmp/pair-cmp/compare.json")" '^0:527[0-9][0-9] improved$' \
+	"--pair baseline-rt:rt: B's rt set against A's baseline-rt (52 ms), improved"
+err=$("$bin" --pair rt --out "$tmp/never" "$tmp/a" "$tmp/a" 2>&1)
+tap_like "$?:$err" "^2:.*--pair wants A_VARIANT:B_VARIANT" "a --pair without its colon: exit 2"
 
 # make compare A= B= (report.sh compare): the reference against itself.
 out=$("$root/bench/report/report.sh" compare "$root/results/reference" "$root/results/reference" "$tmp/ref-cmp" 2>/dev/null)

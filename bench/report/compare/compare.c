@@ -43,6 +43,7 @@ enum option_values {
 	OPT_ALLOW_DIFFERENT = 1,
 	OPT_HELP,
 	OPT_OUT,
+	OPT_PAIR,
 	OPT_THRESHOLD,
 };
 
@@ -87,7 +88,7 @@ struct run {
 };
 
 static const char *const msg_opts[] = {
-	"usage: locklat-compare [--allow-different] [--threshold PCT] --out DIR A_RUN B_RUN",
+	"usage: locklat-compare [--allow-different] [--threshold PCT] [--pair A_VARIANT:B_VARIANT] --out DIR A_RUN B_RUN",
 	"",
 	"  --allow-different  compare runs made with different settings (what",
 	"                     differs is said at the top of the output; make",
@@ -96,6 +97,8 @@ static const char *const msg_opts[] = {
 	"                     interval excludes 1 and it is over PCT % (default 10;",
 	"                     make compare: THRESHOLD=PCT)",
 	"  --out DIR          where compare.md, compare.json and verdicts.tap go (created)",
+	"  --pair A_V:B_V     B's build B_V against A's build A_V (a bisect step's",
+	"                     tip against the --ab run's base); other builds by name",
 	"  --help             this text",
 	NULL,
 };
@@ -323,6 +326,18 @@ static json_object *json_side(const struct side *s)
 	return o;
 }
 
+/* The build of A that B's variant is set against: itself, or A_V of --pair A_V:B_V. */
+static const char *variant_in_a(const char *variant, const char *pair_a, const char *pair_b)
+{
+	return pair_b && !strcmp(variant, pair_b) ? pair_a : variant;
+}
+
+/* The build of B that A's variant is set against. */
+static const char *variant_in_b(const char *variant, const char *pair_a, const char *pair_b)
+{
+	return pair_a && !strcmp(variant, pair_a) ? pair_b : variant;
+}
+
 static void md_run(FILE *f, const char *label, const struct run *r)
 {
 	fprintf(f, "- %s: `%s` (%s): %s, %s vCPU(s), %s MiB, %s s passes after %s s warm-up; %s; host %s; "
@@ -339,13 +354,14 @@ int main(int argc, char **argv)
 		{ "allow-different", no_argument, NULL, OPT_ALLOW_DIFFERENT },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "out", required_argument, NULL, OPT_OUT },
+		{ "pair", required_argument, NULL, OPT_PAIR },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ NULL, 0, NULL, 0 },
 	};
 	char differ[4096], context[4096], buf_a[128], buf_b[128];
 	char lo[16], hi[16], est[16];
 	json_object *jroot, *jgroups, *jonly_a, *jonly_b;
-	const char *out = NULL;
+	const char *out = NULL, *pair_a = NULL, *pair_b = NULL;
 	struct run a, b;
 	bool allow = false, same;
 	size_t i, compared = 0, regressed = 0;
@@ -368,6 +384,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_OUT:
 			out = optarg;
+			break;
+		case OPT_PAIR:
+			pair_b = strchr(optarg, ':');
+			if (!pair_b || pair_b == optarg || !pair_b[1])
+				err_exit(EXIT_ERROR, "--pair wants A_VARIANT:B_VARIANT, got '%s'", optarg);
+			pair_a = strndup(optarg, (size_t)(pair_b - optarg));
+			pair_b++;
 			break;
 		case OPT_THRESHOLD:
 			threshold = strtod(optarg, &end) / 100;
@@ -439,7 +462,8 @@ int main(int argc, char **argv)
 		struct side sa, sb;
 		struct judge_side ja, jb;
 		struct judgement j;
-		bool in_a = side_find(&a, variant, workload, &sa), in_b = side_find(&b, variant, workload, &sb);
+		bool in_a = side_find(&a, variant_in_a(variant, pair_a, pair_b), workload, &sa),
+		     in_b = side_find(&b, variant, workload, &sb);
 		char name[256];
 
 		snprintf(name, sizeof(name), "%s/%s", variant, workload);
@@ -520,7 +544,8 @@ int main(int argc, char **argv)
 		struct side s;
 		char name[256];
 
-		if (side_find(&a, variant, workload, &s) && !side_find(&b, variant, workload, &s)) {
+		if (side_find(&a, variant, workload, &s) &&
+		    !side_find(&b, variant_in_b(variant, pair_a, pair_b), workload, &s)) {
 			snprintf(name, sizeof(name), "%s/%s", variant, workload);
 			json_object_array_add(jonly_a, json_object_new_string(name));
 		}

@@ -12,7 +12,8 @@
 # own source tree (hard links into the pristine one, the variant's patches
 # applied), merge the workloads' and the plain passes' Kconfig fragments
 # (workloads/<name>/config, bench/passes/<pass>/config) and its own onto
-# allnoconfig with the tree's merge_config.sh,
+# allnoconfig with the tree's merge_config.sh (or onto LOCKLAT_BASE_CONFIG,
+# a developer's .config or a defconfig target: base_config_file),
 # check that every requested option stuck, build bzImage out of tree with
 # ccache, and write the kernel's manifest. Everything lands under build/
 # (ignored by git). Later stages read only the manifest:
@@ -278,30 +279,57 @@ kernel_source() {
 	mv "$tree.tmp" "$tree"
 }
 
+# base_config_file KERNEL: LOCKLAT_BASE_CONFIG as a file: a .config as it
+# is, a defconfig target (x86_64_defconfig) made in the kernel's tree into
+# its base-config/ folder. Prints its path.
+base_config_file() {
+	local dir
+	case $LOCKLAT_BASE_CONFIG in
+	*defconfig)
+		[ ! -f "$LOCKLAT_BASE_CONFIG" ] || { printf '%s\n' "$LOCKLAT_BASE_CONFIG"; return 0; }
+		dir=$(kernel_path "$1")/base-config
+		mkdir -p "$dir"
+		make -s -C "$(kernel_srcdir "$1")" O="$dir" "$LOCKLAT_BASE_CONFIG" >>"$(kernel_path "$1")/build.log" 2>&1 ||
+			build_failed "$1" "make $LOCKLAT_BASE_CONFIG failed (--config: not a defconfig target of this tree?)"
+		printf '%s\n' "$dir/.config" ;;
+	*) printf '%s\n' "$LOCKLAT_BASE_CONFIG" ;;
+	esac
+}
+
 # config_generate KERNEL: merge the fragments (allnoconfig base) into the
 # kernel's objdir, then check them. Skipped when fragments and tree are
 # unchanged, so that an unchanged variant costs no Kconfig work and make sees
 # no new .config.
 config_generate() {
-	local v=$1 obj tree frags=() c inputs report
+	local v=$1 obj tree frags=() c inputs report base=() how=-n
 	obj=$(kernel_objdir "$v") tree=$(kernel_srcdir "$v")
+	# A developer's configuration is the base that ours are merged onto
+	# (alldefconfig for what it leaves unset), instead of allnoconfig.
+	if [ -n "${LOCKLAT_BASE_CONFIG:-}" ]; then
+		base=("$(base_config_file "$v")") how=
+	fi
 	for c in $KERNEL_CONFIGS; do
 		frags+=("$(fragment_path "$c")")
 	done
-	inputs=$( { cat "$tree/.locklat-patches"; for c in "${frags[@]}"; do
+	inputs=$( { cat "$tree/.locklat-patches"; for c in "${base[@]}" "${frags[@]}"; do
 		printf '%s %s\n' "$(sha256_of "$c")" "$(basename "$c")"; done; } )
 	if [ -f "$obj/.config" ] && [ -f "$obj/.locklat-config-inputs" ] &&
 		[ "$(cat "$obj/.locklat-config-inputs")" = "$inputs" ]; then
 		return 0
 	fi
-	progress kernels "$v: merge_config.sh -n ${KERNEL_CONFIGS}"
+	progress kernels "$v: merge_config.sh ${how:-onto ${LOCKLAT_BASE_CONFIG:-}} ${KERNEL_CONFIGS}"
 	rm -f "$obj/.locklat-config-inputs"
-	(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$obj" "${frags[@]}") \
+	# shellcheck disable=SC2086 # how: no word, or -n
+	(cd "$tree" && scripts/kconfig/merge_config.sh $how -O "$obj" "${base[@]}" "${frags[@]}") \
 		>>"$(kernel_path "$v")/build.log" 2>&1 || build_failed "$v" "merge_config.sh failed"
 	if ! report=$("$LOCKLAT_ROOT/kernels/configcheck.sh" "$obj/.config" "${frags[@]}"); then
 		mv "$obj/.config" "$obj/.config.rejected"
 		printf '%s\n' "$report" >&2
 		err_exit "$v: options above did not stick after merge_config.sh/olddefconfig (kept as $obj/.config.rejected)"
+	fi
+	# Ours override the developer's: say which of theirs did not stick.
+	if [ ${#base[@]} -gt 0 ] && ! report=$("$LOCKLAT_ROOT/kernels/configcheck.sh" "$obj/.config" "${base[@]}"); then
+		warn "$v: of --config $LOCKLAT_BASE_CONFIG, $(grep -c . <<<"$report") line(s) did not stick (locklat's fragments or Kconfig's dependencies won): $(head -n 3 <<<"$report" | paste -sd';')"
 	fi
 	printf '%s\n' "$inputs" >"$obj/.locklat-config-inputs"
 }

@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || tap_skip_all "no git (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 19
+tap_plan 39
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 # shellcheck source=lib/fake-tree.sh
@@ -47,7 +47,62 @@ bad() {
 bad "$tmp/nowhere@v6.12..HEAD" "is not a git tree" "--ab: not a git tree"
 bad "$linux@v6.12..nope" "has no commit 'nope'" "--ab: a ref that does not exist"
 bad "$linux@HEAD..HEAD" "the range has no commits" "--ab: an empty range"
-bad "$linux" "wants TREE@BASE..TIP" "--ab: no range"
+bad "$linux" "wants BASE..TIP" "--ab: no range"
+# A git user's forms: -C TREE, or the current directory; one tree only;
+# a mail series needs its base, and a base its series.
+# bad_args WANT NAME ARG...: run-matrix.sh --dry-run ARG... stops with one line matching WANT, exit 2.
+bad_args() {
+	local want=$1 name=$2 err
+	shift 2
+	err=$("$rm_" --dry-run --out "$tmp/never" "$@" 2>&1)
+	tap_like "$?:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:.*$want" "$name ($err)"
+}
+bad_args "names its tree, and so does -C" "--ab TREE@RANGE with -C: two trees" -C "$linux" --ab "$linux@v6.12..HEAD"
+bad_args "needs --ab-base" "--ab-mbox without --ab-base" --ab-mbox /dev/null
+bad_args "needs --ab-mbox" "--ab-base without --ab-mbox" --ab-base v6.12 -C "$linux"
+bad_args "give one" "--ab and --ab-mbox together" --ab v6.12..HEAD --ab-mbox /dev/null --ab-base v6.12
+bad_args "-C names the tree of --ab" "-C alone" -C "$linux"
+printf 'not a mail\n' >"$tmp/not.mbox"
+bad_args "not an mbox" "--ab-mbox: not an mbox" --ab-mbox "$tmp/not.mbox" --ab-base v6.12 -C "$linux"
+git -C "$linux" format-patch -q --stdout v6.12..HEAD >"$tmp/series.mbox"
+git -C "$linux" format-patch -q --stdout HEAD~1..HEAD >"$tmp/second.mbox"
+bad_args "'lib: two' does not apply onto" "--ab-mbox: a series that does not apply onto its base" \
+	--ab-mbox "$tmp/second.mbox" --ab-base v6.12 -C "$linux"
+plan=$(cd "$linux" && "$rm_" --dry-run --ab v6.12..HEAD --workloads idle --out "$tmp/never" 2>&1)
+tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" \
+	"--ab BASE..TIP from inside the tree: the tree is the current directory"
+plan=$("$rm_" --dry-run -C "$linux" --ab v6.12..HEAD --workloads idle --out "$tmp/never" 2>&1)
+tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" "--ab BASE..TIP with -C TREE"
+# A mail series: applied onto its base in a scratch repository that borrows
+# the tree's objects; the tree gains nothing.
+objects=$(git -C "$linux" count-objects -v | sed -n 's/^\(count\|in-pack\): //p' | paste -sd+)
+plan=$("$rm_" --dry-run --ab-mbox "$tmp/series.mbox" --ab-base v6.12 -C "$linux" --workloads idle --out "$tmp/never" 2>&1)
+tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" "--ab-mbox FILE --ab-base REF: the plan"
+stip=$(find "$copy/build/ab-trees" -mindepth 2 -maxdepth 2 -name locklat-tip)
+scratch=$(dirname "$stip")/repo.git stip=$(cat "$stip")
+tap_is "$(git -C "$scratch" rev-parse "$stip^{tree}"):$(git -C "$scratch" log --format='%an %s' "$base..$stip" | paste -sd,)" \
+	"$(git -C "$linux" rev-parse "HEAD^{tree}"):locklat lib: two,locklat lib: one" \
+	"the mbox's messages are commits on the base, as git am makes them (the same tree as the original range)"
+tap_is "$(git -C "$linux" count-objects -v | sed -n 's/^\(count\|in-pack\): //p' | paste -sd+):$(git -C "$linux" status --porcelain)" \
+	"$objects:" "the user's tree is only read"
+# Reach, before the run: which workloads' targets or call sites hold a
+# function the range changes; none, said up front with who might.
+tap_like "$(printf '%s\n' "$plan" | grep -A1 '^  reach:')" \
+	"no chosen workload reaches a function the range changes \(f, g\): no workload of workloads/ does; --targets" \
+	"reach: a range no workload reaches is said up front, with --targets"
+swap=$tmp/swap
+mkdir -p "$swap/kernel" "$swap/mm"
+cp "$linux/Makefile" "$swap/" && cp "$linux/kernel/Kconfig.preempt" "$swap/kernel/"
+printf 'static void lru_add(int x)\n{\n\tx++;\n}\n' >"$swap/mm/swap.c"
+git -C "$swap" init -q && git -C "$swap" add -A && git -C "$swap" commit -q -m base
+sed -i 's/x++/x += 2/' "$swap/mm/swap.c" && git -C "$swap" commit -qam "mm: lru_add"
+plan=$("$rm_" --dry-run -C "$swap" --ab HEAD~1..HEAD --workloads lru,squashfs --out "$tmp/never" 2>&1)
+tap_like "$(printf '%s\n' "$plan" | grep -A2 '^  changes:' | paste -sd'|')" \
+	"changes: +lru_add \(mm/swap.c\)\|  reach: +lru: lru_add \(in mm/swap folio batches\)\| +squashfs: none" \
+	"reach: the changed function, and per workload whether its call sites hold it"
+plan=$("$rm_" --dry-run -C "$swap" --ab HEAD~1..HEAD --workloads squashfs --out "$tmp/never" 2>&1)
+tap_like "$plan" "no chosen workload reaches a function the range changes \(lru_add\): --workloads lru might" \
+	"reach: none of the chosen, and the workload that might"
 err=$("$rm_" --dry-run --targets 'f;rm' --out "$tmp/never" 2>&1)
 tap_like "$?:$err" "^2:.*--targets wants kernel function names" "--targets: not function names"
 [ ! -e "$tmp/never" ]
@@ -85,4 +140,17 @@ printf 'int h(void);\n' >>"$linux/lib/f.c" && git -C "$linux" commit -qam "lib: 
 err=$("$rm_" --ab "$linux@v6.12..HEAD" --workloads idle,squashfs --reps 1 --duration 1 --warmup 1 \
 	--accel tcg-icount --jobs 1 --out "$tmp/ab" 2>&1)
 tap_like "$?:$err" "^2:.*(another --ab|was started with series=)" "resuming with another range is refused"
+# Every commit: the base and each of the range's three, on both models,
+# plain kernels, one repetition, and a table with a row per commit.
+err=$("$rm_" --dry-run --each-commit --out "$tmp/never" 2>&1)
+tap_like "$?:$err" "^2:.*--each-commit goes with --ab" "--each-commit without a range: exit 2"
+"$rm_" --ab "$linux@v6.12..HEAD" --each-commit --workloads squashfs --duration 1 --warmup 1 \
+	--accel tcg-icount --jobs 1 --out "$tmp/each" >"$tmp/each.log" 2>&1
+tap_result $? "an --each-commit run finishes$(tail -n 1 "$tmp/each.log" | sed 's/^/: /')"
+tap_is "$(cut -d' ' -f1 "$tmp/each/ab/commits" | paste -sd' '):$(grep -c '^ab-c0[0-3]\(-rt\)\? squashfs rep1$' "$tmp/each/order")" \
+	"ab-c00 ab-c01 ab-c02 ab-c03:8" "a variant per commit and model, base first, one plain cell each, no traced cell"
+tap_is "$(grep -c '^| c0[0-3] | [0-9a-f]\{12\} .* | [0-9]* | 1 of 1 | [0-9]* | [0-9–]* | .* |$' "$tmp/each/commits.md")" 8 \
+	"commits.md: a row per commit and model, with build seconds, boots, splats and the maximum"
+grep -q '^| c03 | [0-9a-f]* lib: three |' "$tmp/each.log"
+tap_result $? "and the run prints it at its end"
 tap_done

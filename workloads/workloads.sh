@@ -132,7 +132,8 @@ workload_cells() {
 		return 0
 	fi
 	for ((r = 1; r <= $2; r++)); do echo "rep$r"; done
-	echo traced
+	# A run without traced kernels (--each-commit) has no traced cell.
+	[[ " $LOCKLAT_FLAVOURS " != *" traced "* ]] || echo traced
 }
 
 # cell_passes NAME CELL: the passes of NAME's cell CELL (a folder of

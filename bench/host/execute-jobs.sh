@@ -250,6 +250,7 @@ run_finish() {
 	rm -rf "$jobs_dir"
 	# The short form (render-glance.c), then where the rest is.
 	[ ! -s "$out/summary.txt" ] || cat "$out/summary.txt"
+	[ ! -s "$out/commits.md" ] || cat "$out/commits.md"
 	progress matrix "summary: $out/summary.md"
 	# The gate: an expectation of kernels/comparisons that the run
 	# contradicts (a "not ok" of verdicts.tap, a stratum's too) fails it.

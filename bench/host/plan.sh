@@ -69,7 +69,10 @@ list_select() {
 plan_select() {
 	local all_workloads all_variants question
 	mapfile -t all_workloads < <({ known_workloads; own_cell_passes; } | LC_ALL=C sort)
-	if [ "$workloads_opt" = default ]; then
+	if [ "$workloads_opt" = default ] && [ "${each_commit:-0}" -eq 1 ]; then
+		# Each commit gets a latency pass per workload, not a modules cell.
+		mapfile -t workloads < <(default_workloads | LC_ALL=C sort)
+	elif [ "$workloads_opt" = default ]; then
 		mapfile -t workloads < <({ default_workloads; own_cell_passes default; } | LC_ALL=C sort)
 		[ "${#workloads[@]}" -gt 0 ] || err_exit "no workload says default=yes ($LOCKLAT_WORKLOADS_DIR)" 2
 	else
@@ -79,7 +82,7 @@ plan_select() {
 		ab_check "$ab"
 		question=${workloads[0]}
 		[[ " ${workloads[*]} " != *" squashfs "* ]] || question=squashfs
-		ab_prepare "$ab_dir" "$ab" "$question"
+		ab_prepare "$ab_dir" "$ab" "$question" "$([ "${each_commit:-0}" -eq 0 ] || echo each)"
 		[ -n "$targets" ] || targets=$(paste -sd, "$ab_dir/targets")
 		[ -n "$targets" ] || err_exit "--ab $ab: the range changes no function of a .c file: give --targets" 2
 		export LOCKLAT_VARIANTS_DIR=$ab_dir/variants
@@ -159,6 +162,17 @@ matrix_settings() {
 		"reps=$reps" "tasks_per_cpu=$tasks" "duration_s=$duration" "trace_duration_s=$trace_duration" "warmup_s=$warmup" \
 		"accel=$accel" "cpus=$cpus" "code_sha256=$(measurement_sha256)" \
 		"series=$LOCKLAT_SERIES" "targets=$targets"
+	# Only when given: runs made before --config keep their record.
+	[ -z "${LOCKLAT_BASE_CONFIG:-}" ] || printf 'base_config=%s\n' "$(base_config_key)"
+}
+
+# base_config_key: what names --config's base: a file's sha256, or the defconfig target.
+base_config_key() {
+	if [ -f "$LOCKLAT_BASE_CONFIG" ]; then
+		printf '%s %s\n' "$(basename "$LOCKLAT_BASE_CONFIG")" "$(sha256_of "$LOCKLAT_BASE_CONFIG")"
+	else
+		printf '%s\n' "$LOCKLAT_BASE_CONFIG"
+	fi
 }
 
 # matrix_kernels [VARIANT...]: "kernel.NAME=BZIMAGE_SHA256" for each built
@@ -387,8 +401,8 @@ plan_describe() {
 locklat plan
   variants:    ${variants[*]}
   workloads:   ${workloads[*]}
-  repetitions: $reps latency passes on each plain kernel, plus one cell with all passes on the traced kernel
-  passes:      the traced cell's: $(traced_cell_passes)
+  repetitions: $reps latency passes on each plain kernel$([[ " $LOCKLAT_FLAVOURS " != *" traced "* ]] || echo ", plus one cell with all passes on the traced kernel")
+  passes:      $(if [[ " $LOCKLAT_FLAVOURS " == *" traced "* ]]; then echo "the traced cell's: $(traced_cell_passes)"; else echo "the latency pass alone (no traced kernels)"; fi)
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs, $tasks workload tasks on each; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $to_run to run, $kept complete and kept; shuffled, seed $seed
   kernels:     built and kept: ${built:-none}
@@ -396,6 +410,14 @@ locklat plan
                to build, a built configuration's objects from ccache: ${shared:-none}
   estimated:   $estimate
 EOF
+	[ -z "${LOCKLAT_BASE_CONFIG:-}" ] || printf '  config:      %s, with locklat'"'"'s fragments merged onto it\n' "$LOCKLAT_BASE_CONFIG"
+	if [ -n "$ab" ]; then
+		[ "$(cat "$ab_dir/models")" != preempt ] ||
+			printf '  models:      CONFIG_PREEMPT only: the tree has no PREEMPT_RT at the base\n'
+		printf '  change:      %s\n' "$ab"
+		printf '  changes:     %s\n' "$(awk '{ print $2 " (" $1 ")" }' "$ab_dir/functions" | paste -sd, | sed 's/,/, /g')"
+		ab_reach "$ab_dir" "${workloads[@]}" | sed '1s/^/  reach:       /; 2,$s/^/               /'
+	fi
 	if [ -n "$hosts" ]; then
 		local line login state why
 		for line in "${LAB_REPORT[@]}"; do

@@ -8,7 +8,8 @@
 #        bench/report/report.sh --help
 # RUN_DIR defaults to results/latest (the newest run of run-matrix.sh).
 #   summary  locklat-summary -> RUN_DIR/summary.{md,json,csv}, RUN_DIR/plot-data/,
-#            and results/summary.md (the same text, its links made relative to results/)
+#            and results/summary.md (the same text, its links made relative to results/);
+#            an --each-commit run's RUN_DIR/commits.md (bench/report/commits.sh)
 #   plots    gnuplot plots/*.gp -> RUN_DIR/plots/*.{png,svg}, copied to plots/
 #            (a run of several strata: RUN_DIR/by-host/<stratum>/plots/)
 #   compare  locklat-compare: B against A from their summary.json -> its
@@ -61,6 +62,11 @@ summary_write() {
 	"$bin" --call-sites "$call_sites" \
 		--comparisons "$comparisons" --series "$series" \
 		--llcheck-scenarios "$LOCKLAT_ROOT/kernels/modules/llcheck/scenarios" "$run"
+	# An --each-commit run's table, a row per commit.
+	if [ -f "$run/ab/commits" ]; then
+		"$LOCKLAT_ROOT/bench/report/commits.sh" "$run" >"$run/commits.md.tmp"
+		mv "$run/commits.md.tmp" "$run/commits.md"
+	fi
 	# results/summary.md is the latest run's summary; from results/ its
 	# plots are under <run-id>/plots/.
 	case $run in

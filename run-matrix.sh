@@ -111,6 +111,13 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage_from_header "$0"; exit 0 ;;
 	--dry-run) dry_run=1; shift; continue ;;
 	--each-commit) each_commit=1 given+=("$1"); shift; continue ;;
+	# git's order too: --ab -C TREE BASE..TIP.
+	--ab) if [ "${2:-}" = -C ]; then
+		[ $# -ge 4 ] || err_exit "--ab -C needs a tree and a range" 2
+		ab_tree=$3 ab=$4 given+=(--ab -C)
+		shift 4
+		continue
+	fi ;;&
 	--variants | --workloads | --duration | --trace-duration | --warmup | --reps | --tasks | --accel | --cpus | \
 		--jobs | --overlap | --out | --seed | --ab | --ab-mbox | --ab-base | -C | --targets | --hosts | --bisect | \
 		--threshold | --config)

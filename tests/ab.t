@@ -71,8 +71,8 @@ bad_args "'lib: two' does not apply onto" "--ab-mbox: a series that does not app
 plan=$(cd "$linux" && "$rm_" --dry-run --ab v6.12..HEAD --workloads idle --out "$tmp/never" 2>&1)
 tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" \
 	"--ab BASE..TIP from inside the tree: the tree is the current directory"
-plan=$("$rm_" --dry-run -C "$linux" --ab v6.12..HEAD --workloads idle --out "$tmp/never" 2>&1)
-tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" "--ab BASE..TIP with -C TREE"
+plan=$("$rm_" --dry-run --ab -C "$linux" v6.12..HEAD --workloads idle --out "$tmp/never" 2>&1)
+tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\$" "--ab -C TREE BASE..TIP, git's order"
 # A mail series: applied onto its base in a scratch repository that borrows
 # the tree's objects; the tree gains nothing.
 objects=$(git -C "$linux" count-objects -v | sed -n 's/^\(count\|in-pack\): //p' | paste -sd+)

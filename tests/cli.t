@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm_=$root/run-matrix.sh
-tap_plan 84
+tap_plan 88
 
 out=$("$rm_" --help)
 tap_result $? "run-matrix.sh --help exits 0"
@@ -319,4 +319,17 @@ if [ -r "$LOCKLAT_KERNEL_TARBALL" ]; then
 else
 	for _ in 1 2 3; do tap_result 0 "# SKIP $LOCKLAT_KERNEL_TARBALL missing"; done
 fi
+# --config: a readable kernel configuration, or a defconfig target; the
+# plan says which; nothing else is taken.
+err=$("$rm_" --dry-run --config "$tmp/nowhere" --out "$tmp/never" 2>&1)
+tap_like "$?:$err" "^2:.*--config wants a .config file or a defconfig target" "--config: neither a file nor a defconfig target"
+printf 'not a config\n' >"$tmp/not.config"
+err=$("$rm_" --dry-run --config "$tmp/not.config" --out "$tmp/never" 2>&1)
+tap_like "$?:$err" "^2:.*not a kernel configuration" "--config: a file without CONFIG_ lines"
+printf 'CONFIG_BLK_DEV_RAM=y\n' >"$tmp/dev.config"
+out=$(cd "$tmp" && "$rm_" --dry-run --config dev.config --variants baseline --workloads idle --out "$tmp/never" 2>&1)
+tap_like "$out" "^  config: +$tmp/dev.config, with locklat's fragments merged onto it\$" \
+	"--config FILE: the plan names it, made absolute"
+out=$("$rm_" --dry-run --config x86_64_defconfig --variants baseline --workloads idle --out "$tmp/never" 2>&1)
+tap_like "$out" "^  config: +x86_64_defconfig, with" "--config TARGET: a defconfig target"
 tap_done

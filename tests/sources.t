@@ -26,7 +26,7 @@ cleanup() {
 		"$LOCKLAT_BUILD"/patches/git-* "$LOCKLAT_BUILD"/patches/mbox-*
 }
 trap cleanup EXIT
-tap_plan 18
+tap_plan 21
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 
@@ -129,4 +129,18 @@ tap_like "$?:$(printf '%s\n' "$err" | grep -m1 FAILED)" "^1:.*: fs/squashfs/deco
 	"a patch of the mbox that does not apply: the build stops naming the patch, the file and the hunk"
 [ ! -e "$(kernel_objdir src-test-base)/lib/radix-tree.o" ]
 tap_result $? "and nothing was compiled, not even the kernel before it"
+# --config (LOCKLAT_BASE_CONFIG): a developer's .config is the base, ours are
+# merged onto it (merge_config.sh, alldefconfig for the rest); their option
+# that ours override (PRINTK, which the guest console needs) is named.
+printf 'CONFIG_BLK_DEV_RAM=y\nCONFIG_BLK_DEV_RAM_COUNT=4\n# CONFIG_PRINTK is not set\n' >"$tmp/dev.config"
+variant src-test-config "source=git:$repo@base" "configs=$base_cfg"
+LOCKLAT_BASE_CONFIG=$tmp/dev.config LOCKLAT_VARIANTS_DIR=$tmp/variants "$build" --only lib/radix-tree.o \
+	src-test-config >"$tmp/config.log" 2>&1
+tap_result $? "--config: a kernel's objects built on a developer's .config$(tail -n 1 "$tmp/config.log" | sed 's/^/: /')"
+cfg=$(obj src-test-config .config)
+grep -qx CONFIG_BLK_DEV_RAM=y "$cfg" && grep -qx CONFIG_BLK_DEV_RAM_COUNT=4 "$cfg" && grep -qx CONFIG_PREEMPT=y "$cfg" &&
+	grep -qx CONFIG_PRINTK=y "$cfg"
+tap_result $? "its options and ours are in the .config, ours winning where both name one"
+tap_like "$(grep 'did not stick' "$tmp/config.log")" "of --config $tmp/dev.config, 1 line\(s\) did not stick.*CONFIG_PRINTK" \
+	"what of theirs did not stick is said"
 tap_done

@@ -35,7 +35,8 @@ progress series "copying $pristine into a git tree at $dir"
 cp -a "$pristine/." "$dir/"
 rm -f "$dir/.locklat-source"
 git -C "$dir" init -q
-git -C "$dir" -c core.looseCompression=1 add -A
+# -f: Debian's tree ignores its own top level (its .gitignore says "/*").
+git -C "$dir" -c core.compression=1 -c core.looseCompression=1 add -f -A .
 git -C "$dir" commit -q -m "Linux 6.12 (Debian linux-source-6.12)"
 
 # commit FILE SUBJECT BODY PERL: FILE edited by the perl -0pi program PERL, committed.

@@ -201,6 +201,9 @@ fi
 plan_select
 plan_hosts
 [ -n "$out" ] || out=$LOCKLAT_RESULTS/$(date -u '+%Y%m%d-%H%M%S')
+# Absolute: the plan's paths (an A/B run's variants under DIR/ab/) are
+# read by jobs that run in other directories.
+out=$(realpath -m -- "$out")
 plan_out_check
 plan_resume_check
 plan_history

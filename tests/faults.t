@@ -76,7 +76,8 @@ tap_result $? "the cell with the empty meta was redone, not kept"
 touch "$FAULTS_DIR/fail-kernels-local_lock"
 "$copy/run-matrix.sh" --variants baseline,local_lock --workloads idle --reps 1 --duration 1 --warmup 1 \
 	--accel tcg-icount --out "$tmp/run-fail" >"$tmp/run-fail.log" 2>&1
-tap_result $? "a run with a kernel that does not build finishes"
+tap_like "$?:$(grep 'failed, their cells INFRA' "$tmp/run-fail.log")" '^1:.*job\(s\) failed, their cells INFRA: kernel:local_lock' \
+	"a run with a kernel that does not build finishes, names it and exits 1"
 rm -f "$FAULTS_DIR/fail-kernels-local_lock"
 tap_like "$(grep -h '^status=\|^reason=' "$tmp/run-fail/cells/local_lock/idle/rep1/meta" | tr '\n' ' ')" \
 	'^status=INFRA reason=kernel build failed: .*/kernels/local_lock(\+tracers)?/build.log $' \

@@ -256,9 +256,17 @@ run_finish() {
 	# contradicts (a "not ok" of verdicts.tap, a stratum's too) fails it.
 	local contradicted
 	contradicted=$(cat "$out/verdicts.tap" "$out"/by-host/*/verdicts.tap 2>/dev/null | grep '^not ok' || true)
+	# A build that failed left its cells INFRA: the run finished, but it is
+	# not the run that was asked for, and a CI must not read it as a pass.
+	local i failed=()
+	for i in "${!J_ID[@]}"; do
+		[ "${J_STATE[i]}" != fail ] || failed+=("${J_ID[i]}")
+	done
+	[ ${#failed[@]} -eq 0 ] || warn "${#failed[@]} job(s) failed, their cells INFRA: ${failed[*]}"
 	if [ -n "$contradicted" ]; then
 		warn "$(wc -l <<<"$contradicted") expectation(s) of kernels/comparisons contradicted: $(head -n 3 <<<"$contradicted" |
 			sed 's/^not ok [0-9]* - //' | paste -sd';')"
 		exit 1
 	fi
+	[ ${#failed[@]} -eq 0 ] || exit 1
 }

@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || tap_skip_all "no git (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 39
+tap_plan 40
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 # shellcheck source=lib/fake-tree.sh
@@ -113,6 +113,9 @@ tap_like "$plan" "variants: +ab-base ab-base-rt ab-tip ab-tip-lockdep ab-tip-rt\
 "$rm_" --ab "$linux@v6.12..HEAD" --workloads idle,squashfs --reps 1 --duration 1 --warmup 1 \
 	--accel tcg-icount --jobs 1 --out "$tmp/ab" >"$tmp/ab.log" 2>&1
 tap_result $? "a run finishes$(tail -n 1 "$tmp/ab.log" | sed 's/^/: /')"
+# The kernel jobs read the run's own variants: the plan must name DIR/ab/variants.
+tap_is "$(awk -F'\t' '$1 == "set" { for (i = 2; i < NF; i += 2) if ($i == "variants_dir") print $(i + 1) }' "$tmp/ab/plan")" \
+	"$tmp/ab/ab/variants" "the plan hands the kernel jobs DIR/ab/variants"
 tap_is "$(sed -n 's/^source=//p' "$tmp/ab/ab/variants/ab-tip"):$(sed -n 's/^patches=//p' "$tmp/ab/ab/variants/ab-tip")" \
 	"git:$linux@$base:git:$linux@$base..$tip" "DIR/ab/variants: the tip is the base and the range, pinned to commit ids"
 tap_is "$(cat "$tmp/ab/ab/series")" "git:$linux@$base..$tip" "DIR/ab/series: the range under test"

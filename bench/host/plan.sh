@@ -334,7 +334,7 @@ plan_write() {
 		jobs "$jobs" overlap "$overlap" tasks "$tasks" duration "$duration" trace_duration "$trace_duration" \
 		warmup "$warmup" targets "${targets:--}" hosts "${hosts:--}" seed "$seed" reps "$reps" \
 		variants "${variants[*]}" workloads "${workloads[*]}" series "$LOCKLAT_SERIES" \
-		variants_dir "${ab:+$out/ab/variants}${ab:-$LOCKLAT_VARIANTS_DIR}" factor_x10 "$(plan_factor_x10 "$accel")" \
+		variants_dir "$(if [ -n "$ab" ]; then echo "$out/ab/variants"; else echo "$LOCKLAT_VARIANTS_DIR"; fi)" factor_x10 "$(plan_factor_x10 "$accel")" \
 		history_kinds "${#history_seconds[@]}"
 	plan_job packages - 1 "$PLAN_SECONDS_PACKAGES"
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"

@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || tap_skip_all "no git (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 40
+tap_plan 41
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 # shellcheck source=lib/fake-tree.sh
@@ -103,6 +103,14 @@ tap_like "$(printf '%s\n' "$plan" | grep -A2 '^  changes:' | paste -sd'|')" \
 plan=$("$rm_" --dry-run -C "$swap" --ab HEAD~1..HEAD --workloads squashfs --out "$tmp/never" 2>&1)
 tap_like "$plan" "no chosen workload reaches a function the range changes \(lru_add\): --workloads lru might" \
 	"reach: none of the chosen, and the workload that might"
+# A tree whose Kconfig has no PREEMPT_RT: the CONFIG_PREEMPT half, said in one line.
+nort=$tmp/nort
+cp -r "$swap" "$nort" && printf 'config PREEMPT\n\tbool\n' >"$nort/kernel/Kconfig.preempt"
+git -C "$nort" commit -qam "no RT" && sed -i 's/x += 2/x += 3/' "$nort/mm/swap.c" && git -C "$nort" commit -qam "mm: again"
+plan=$("$rm_" --dry-run -C "$nort" --ab HEAD~1..HEAD --workloads lru --out "$tmp/never" 2>&1)
+tap_like "$(printf '%s\n' "$plan" | grep -e '^  variants:' -e '^  models:' | paste -sd'|')" \
+	"^  variants: +ab-base ab-tip ab-tip-lockdep\|  models: +CONFIG_PREEMPT only: the tree has no PREEMPT_RT at the base\$" \
+	"a tree without PREEMPT_RT: the non-RT variants, and the plan says so"
 err=$("$rm_" --dry-run --targets 'f;rm' --out "$tmp/never" 2>&1)
 tap_like "$?:$err" "^2:.*--targets wants kernel function names" "--targets: not function names"
 [ ! -e "$tmp/never" ]

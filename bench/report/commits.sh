@@ -75,7 +75,7 @@ table() {
 			r = now / before
 			if (r >= 2) return sprintf("**%.1f×**", r)
 			if (r <= 0.5) return sprintf("%.2f×", r)
-			return sprintf("%+.0f%%", 100 * (r - 1))
+			return (r - 1 < 0.005 && 1 - r < 0.005) ? "0%" : sprintf("%+.0f%%", 100 * (r - 1))
 		}' "$run/ab/commits" "$jobs" <(rows "$1")
 }
 

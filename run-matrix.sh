@@ -201,8 +201,9 @@ fi
 plan_select
 plan_hosts
 [ -n "$out" ] || out=$LOCKLAT_RESULTS/$(date -u '+%Y%m%d-%H%M%S')
-# Absolute: the plan's paths (an A/B run's variants under DIR/ab/) are
-# read by jobs that run in other directories.
+# Absolute: the plan names DIR's paths (an A/B run's variants under
+# DIR/ab/), and it can be run again from another directory
+# (bench/host/execute.sh DIR/plan).
 out=$(realpath -m -- "$out")
 plan_out_check
 plan_resume_check

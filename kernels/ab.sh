@@ -79,9 +79,7 @@ ab_mbox_tree() {
 	if [ ! -f "$dir/locklat-tip" ]; then
 		rm -rf "$dir.tmp" "$dir"
 		mkdir -p "$dir.tmp/mail"
-		git init -q --bare "$dir.tmp/repo.git" || err_exit "cannot make a scratch repository in $dir.tmp"
-		git -C "$tree" rev-parse --path-format=absolute --git-common-dir |
-			sed 's|$|/objects|' >"$dir.tmp/repo.git/objects/info/alternates"
+		git_scratch_repo "$dir.tmp/repo.git" "$tree"
 		git mailsplit -o"$dir.tmp/mail" "$mbox" >/dev/null || err_exit "--ab-mbox $mbox: git mailsplit failed" 2
 		parent=$base
 		for msg in "$dir.tmp"/mail/[0-9]*; do
@@ -117,12 +115,11 @@ ab_commit_patch() {
 		git commit-tree "$tree_id" -p "$parent"
 }
 
-# ab_check SPEC: stop with one line unless SPEC (TREE@BASE..TIP) is a range
-# of commits of a kernel git tree that has PREEMPT_RT at BASE.
+# ab_check SPEC: stop with one line unless SPEC (TREE@BASE..TIP, as
+# ab_resolve wrote it) is a range with commits of a kernel git tree.
 ab_check() {
 	local tree range
 	read -r tree range <<<"$(git_spec "$1")"
-	case $1 in *@?*..?*) ;; *) err_exit "--ab wants TREE@BASE..TIP, got '$1'" 2 ;; esac
 	patch_item_check "git:$1"
 	source_check "git:$tree@${range%%..*}"
 }
@@ -223,28 +220,26 @@ ab_gate() {
 # PREEMPT_RT (ab-cNN-rt), c00 the base; DIR/commits lists them ("name
 # commit subject"); each commit is set against the one before.
 ab_prepare_each() {
-	local dir=$1 spec=$2 tree=$3 base=$4 tip=$5 commits n i=0 width name prev='' c
+	local dir=$1 spec=$2 tree=$3 base=$4 tip=$5 commits n i=0 width name prev='' c patches model suffix models
 	commits=$(git -C "$tree" rev-list --reverse "$base..$tip")
 	n=$(grep -c . <<<"$commits")
 	width=$((${#n} > 2 ? ${#n} : 2))
 	: >"$dir/commits"
+	read -r -a models <"$dir/models"
 	ab_comparisons "$spec" "$6" "ab-c$(printf '%0*d' "$width" "$n")" "ab-c$(printf '%0*d' "$width" 0)" "$dir" \
 		>"$dir/comparisons"
 	for c in "$base" $commits; do
 		name=ab-c$(printf '%0*d' "$width" "$i")
 		printf '%s %s %s\n' "$name" "$c" "$(git -C "$tree" log -1 --format=%s "$c")" >>"$dir/commits"
-		if [ "$c" = "$base" ]; then
-			ab_variant "$dir/variants/$name" "$spec" "$(ab_describe "$tree" "$c"): guest-base preempt" \
-				"guest-base preempt" "git:$tree@$base"
-			! grep -qw rt "$dir/models" || ab_variant "$dir/variants/$name-rt" "$spec" \
-				"$(ab_describe "$tree" "$c"): guest-base rt" "guest-base rt" "git:$tree@$base"
-		else
-			ab_variant "$dir/variants/$name" "$spec" "$(ab_describe "$tree" "$c"): guest-base preempt" \
-				"guest-base preempt" "git:$tree@$base" "git:$tree@$base..$c"
-			! grep -qw rt "$dir/models" || ab_variant "$dir/variants/$name-rt" "$spec" \
-				"$(ab_describe "$tree" "$c"): guest-base rt" "guest-base rt" "git:$tree@$base" "git:$tree@$base..$c"
-			ab_gate "$name" "$prev" "$dir" >>"$dir/comparisons"
-		fi
+		# The base has no patches; a commit, the range up to it.
+		patches=''
+		[ "$c" = "$base" ] || patches=git:$tree@$base..$c
+		for model in "${models[@]}"; do
+			suffix=${model/#preempt/}
+			ab_variant "$dir/variants/$name${suffix:+-$suffix}" "$spec" \
+				"$(ab_describe "$tree" "$c"): guest-base $model" "guest-base $model" "git:$tree@$base" "$patches"
+		done
+		[ -z "$prev" ] || ab_gate "$name" "$prev" "$dir" >>"$dir/comparisons"
 		prev=$name i=$((i + 1))
 	done
 }

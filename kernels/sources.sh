@@ -39,6 +39,14 @@ git_commit() {
 		err_exit "$1 has no commit '$2'" 2
 }
 
+# git_scratch_repo DIR TREE: an empty bare repository at DIR that borrows
+# TREE's objects (alternates): what it makes is written there, not in TREE.
+git_scratch_repo() {
+	git init -q --bare "$1" || err_exit "cannot make a scratch repository in $1"
+	git -C "$2" rev-parse --path-format=absolute --git-common-dir | sed 's|$|/objects|' \
+		>"$1/objects/info/alternates"
+}
+
 # source_check SOURCE [NEEDS_RT]: stop with one line if SOURCE cannot be a
 # kernel source here; with NEEDS_RT=1, also if it has no PREEMPT_RT.
 source_check() {

@@ -274,6 +274,12 @@ CELL_EXIT_INFRA=70
 # so the latency passes and the modules run on the plain kernel and only the
 # passes that need those tracers on the traced one.
 LOCKLAT_FLAVOURS="plain traced"
+
+# traced_kernels: true when the run builds traced kernels (--each-commit's
+# does not: LOCKLAT_FLAVOURS=plain), and so has traced cells.
+traced_kernels() {
+	[[ " $LOCKLAT_FLAVOURS " == *" traced "* ]]
+}
 LOCKLAT_TRACED_SUFFIX=tracers
 
 # kernel_name VARIANT FLAVOUR: the kernel's name, which is its folder under

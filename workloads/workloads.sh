@@ -133,7 +133,7 @@ workload_cells() {
 	fi
 	for ((r = 1; r <= $2; r++)); do echo "rep$r"; done
 	# A run without traced kernels (--each-commit) has no traced cell.
-	[[ " $LOCKLAT_FLAVOURS " != *" traced "* ]] || echo traced
+	! traced_kernels || echo traced
 }
 
 # cell_passes NAME CELL: the passes of NAME's cell CELL (a folder of

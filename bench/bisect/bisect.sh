@@ -34,6 +34,8 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 # shellcheck source=kernels/sources.sh
 . "$LOCKLAT_ROOT/kernels/sources.sh"
+# shellcheck source=bench/bisect/lib.sh
+. "$LOCKLAT_ROOT/bench/bisect/lib.sh"
 
 run='' workload='' variant='' threshold=10 out=''
 while [ $# -gt 0 ]; do
@@ -69,15 +71,6 @@ regressed_pair() {
 		awk -v v="$variant" -v w="$workload" '(v == "" || $1 == v) && (w == "" || $2 == w) { print; exit }'
 }
 
-# tip_change: what RUN's tip did against its base by the bisect's rule.
-tip_change() {
-	"$LOCKLAT_ROOT/build/bin/locklat-compare" --pair "${variant/ab-tip/ab-base}:$variant" \
-		--threshold "$threshold" --out "$out/tip" "$run" "$run" >"$out/tip.log" 2>&1 || [ $? -eq 1 ] ||
-		err_exit "locklat-compare failed on $run: $(tail -n 1 "$out/tip.log")" 2
-	jq -r --arg v "$variant" --arg w "$workload" \
-		'[.groups[] | select(.variant == $v and .workload == $w) | .change][0] // "absent"' "$out/tip/compare.json"
-}
-
 if [ -z "$workload" ] || [ -z "$variant" ]; then
 	read -r v w <<<"$(regressed_pair)"
 	if [ -z "${v:-}" ]; then
@@ -92,7 +85,9 @@ fi
 read -r tree range <<<"$(git_spec "$(sed 's/^git://' "$run/ab/series")")"
 base=${range%%..*} tip=${range#*..}
 mkdir -p "$out"
-change=$(tip_change)
+# RUN's tip against its base, by the steps' rule.
+change=$(bisect_change "$run" "$run" "$variant" "$workload" "$threshold" "$out/tip") ||
+	err_exit "locklat-compare failed on $run: $(tail -n 1 "$out/tip.log")" 2
 if [ "$change" != regressed ]; then
 	echo "$run: $variant on $workload $change against its base (threshold $threshold%): nothing to bisect"
 	exit 0
@@ -101,8 +96,7 @@ fi
 repo=$out/repo.git
 rm -rf "$repo" "$out/steps"
 mkdir -p "$out/steps"
-git init -q --bare "$repo"
-git -C "$tree" rev-parse --path-format=absolute --git-common-dir | sed 's|$|/objects|' >"$repo/objects/info/alternates"
+git_scratch_repo "$repo" "$tree"
 git -C "$repo" update-ref --no-deref HEAD "$tip"
 progress bisect "$variant on $workload: $(git -C "$repo" rev-list --count "$base..$tip") commits between $(git -C "$repo" log -1 --format=%h "$base") and $(git -C "$repo" log -1 --format=%h "$tip")"
 start=$SECONDS

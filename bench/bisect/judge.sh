@@ -22,6 +22,8 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/common.sh"
 # shellcheck source=kernels/sources.sh
 . "$LOCKLAT_ROOT/kernels/sources.sh"
+# shellcheck source=bench/bisect/lib.sh
+. "$LOCKLAT_ROOT/bench/bisect/lib.sh"
 
 case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 [ $# -eq 5 ] || { usage_from_header "$0" >&2; exit 128; }
@@ -54,12 +56,8 @@ targets=$(setting targets)
 # A commit that does not build or boot leaves no measured group: a skip, not a verdict.
 "$LOCKLAT_ROOT/run-matrix.sh" "$@" >"$step/run.log" 2>&1 || true
 [ -f "$step/run/summary.json" ] || verdict skip "no summary: it did not build or boot (see $step/run.log)"
-rc=0
-"$LOCKLAT_ROOT/build/bin/locklat-compare" --pair "$basev:$tipv" --threshold "$threshold" \
-	--out "$step/compare" "$run" "$step/run" >"$step/compare.log" 2>&1 || rc=$?
-[ "$rc" -le 1 ] || verdict error "locklat-compare failed: $(tail -n 1 "$step/compare.log")"
-change=$(jq -r --arg v "$tipv" --arg w "$workload" \
-	'[.groups[] | select(.variant == $v and .workload == $w) | .change][0] // "absent"' "$step/compare/compare.json")
+change=$(bisect_change "$run" "$step/run" "$tipv" "$workload" "$threshold" "$step/compare") ||
+	verdict error "locklat-compare failed: $(tail -n 1 "$step/compare.log")"
 case $change in
 regressed) verdict bad "regressed against $basev (over $threshold%)" ;;
 improved | unchanged | "changed, under the threshold") verdict good "$change against $basev" ;;

@@ -393,7 +393,11 @@ plan_kernels() {
 # plan_describe PLAN ESTIMATE: what a person reads before the run starts.
 # ESTIMATE: execute.sh --simulate's line.
 plan_describe() {
-	local plan=$1 estimate=$2 kept to_run built cold shared
+	local plan=$1 estimate=$2 kept to_run built cold shared traced_cell='' passes="the latency pass alone (no traced kernels)"
+	if traced_kernels; then
+		traced_cell=", plus one cell with all passes on the traced kernel"
+		passes="the traced cell's: $(traced_cell_passes)"
+	fi
 	kept=$(awk -F'\t' '$1 == "job" && $2 ~ /^cell:/ && $5 == 0' "$plan" | wc -l)
 	to_run=$((${#cells[@]} - kept))
 	built=$(plan_kernels "$plan" built) cold=$(plan_kernels "$plan" cold) shared=$(plan_kernels "$plan" shared)
@@ -401,8 +405,8 @@ plan_describe() {
 locklat plan
   variants:    ${variants[*]}
   workloads:   ${workloads[*]}
-  repetitions: $reps latency passes on each plain kernel$([[ " $LOCKLAT_FLAVOURS " != *" traced "* ]] || echo ", plus one cell with all passes on the traced kernel")
-  passes:      $(if [[ " $LOCKLAT_FLAVOURS " == *" traced "* ]]; then echo "the traced cell's: $(traced_cell_passes)"; else echo "the latency pass alone (no traced kernels)"; fi)
+  repetitions: $reps latency passes on each plain kernel$traced_cell
+  passes:      $passes
   pass:        ${duration} s guest time after ${warmup} s warm-up; $cpus vCPUs, $tasks workload tasks on each; accel $accel; $jobs cell(s) at once
   cells:       ${#cells[@]} in $out: $to_run to run, $kept complete and kept; shuffled, seed $seed
   kernels:     built and kept: ${built:-none}

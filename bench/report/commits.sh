@@ -38,8 +38,9 @@ rows() {
 
 # table SUFFIX MODEL: the Markdown table of one model.
 table() {
-	local workloads
-	workloads=$(rows "$1" | cut -f2 | LC_ALL=C sort -u | paste -sd' ')
+	local workloads table
+	table=$(rows "$1")
+	workloads=$(cut -f2 <<<"$table" | LC_ALL=C sort -u | paste -sd' ')
 	[ -n "$workloads" ] || return 0
 	printf '\n## %s\n\n' "$2"
 	# shellcheck disable=SC2016 # an awk program
@@ -76,7 +77,7 @@ table() {
 			if (r >= 2) return sprintf("**%.1f×**", r)
 			if (r <= 0.5) return sprintf("%.2f×", r)
 			return (r - 1 < 0.005 && 1 - r < 0.005) ? "0%" : sprintf("%+.0f%%", 100 * (r - 1))
-		}' "$run/ab/commits" "$jobs" <(rows "$1")
+		}' "$run/ab/commits" "$jobs" - <<<"$table"
 }
 
 echo "# Each commit of \`$(sed 's/^git://' "$run/ab/series")\`"

@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 command -v git >/dev/null || tap_skip_all "no git (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 41
+tap_plan 42
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 # shellcheck source=lib/fake-tree.sh
@@ -164,4 +164,10 @@ tap_is "$(grep -c '^| c0[0-3] | [0-9a-f]\{12\} .* | [0-9]* | 1 of 1 | [0-9]* | [
 	"commits.md: a row per commit and model, with build seconds, boots, splats and the maximum"
 grep -q '^| c03 | [0-9a-f]* lib: three |' "$tmp/each.log"
 tap_result $? "and the run prints it at its end"
+# The change against the commit before, as the 1 µs resolution leaves it.
+printf 'BEGIN { printf "%%s|%%s|%%s|%%s|%%s", change(196, 4), change(201, 196), change(4, 4), change(4, 196), change(4, 0) }\n' \
+	>"$tmp/change.awk"
+tap_is "$(awk -f "$root/bench/report/change.awk" -f "$tmp/change.awk")" \
+	"**39–49×**|+2% to +3%|−20% to +25%|0.02–0.03×|–" \
+	"commits.md's change: 196 against 4 is 39–49×, 4 against 4 anything from −20% to +25%"
 tap_done

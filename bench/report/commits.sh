@@ -10,7 +10,8 @@
 # RUN_DIR/summary.json and RUN_DIR/logs/jobs (a kernel's build seconds).
 
 set -euo pipefail
-. "$(dirname "$0")/../../lib/common.sh"
+here=$(dirname "$0")
+. "$here/../../lib/common.sh"
 
 case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 [ $# -eq 1 ] || err_exit "usage: $0 RUN_DIR" 2
@@ -43,48 +44,16 @@ table() {
 	workloads=$(cut -f2 <<<"$table" | LC_ALL=C sort -u | paste -sd' ')
 	[ -n "$workloads" ] || return 0
 	printf '\n## %s\n\n' "$2"
-	# shellcheck disable=SC2016 # an awk program
-	awk -F'\t' -v sfx="$1" -v workloads="$workloads" '
-		# ab/commits: "name commit subject", separated by spaces.
-		FILENAME == ARGV[1] {
-			split($0, word, " "); name[++n] = word[1]; commit[word[1]] = substr(word[2], 1, 12)
-			subject[word[1]] = substr($0, length(word[1]) + length(word[2]) + 3); next
-		}
-		FILENAME == ARGV[2] { if ($1 ~ /^kernel:/) build[substr($1, 8)] = $3; next }
-		{ v = $1; max[v, $2] = $3; cells[v] += $4; booted[v] += $5; splats[v] += $6 }
-		END {
-			nw = split(workloads, w, " ")
-			printf "| # | commit | build s | booted | splats |"
-			for (i = 1; i <= nw; i++) printf " %s max µs | vs before |", w[i]
-			printf "\n|---|---|---|---|---|"
-			for (i = 1; i <= nw; i++) printf "---|---|"
-			printf "\n"
-			for (k = 1; k <= n; k++) {
-				v = name[k] sfx
-				printf "| %s | %s %s | %s | %s | %s |", substr(name[k], 4), commit[name[k]], subject[name[k]],
-					(v in build) ? build[v] : "kept", cells[v] ? booted[v] " of " cells[v] : "–", splats[v] + 0
-				for (i = 1; i <= nw; i++) {
-					m = ((v, w[i]) in max) ? max[v, w[i]] : "–"
-					p = k > 1 && ((name[k - 1] sfx, w[i]) in max) ? max[name[k - 1] sfx, w[i]] : ""
-					printf " %s | %s |", m, change(m, p)
-				}
-				printf "\n"
-			}
-		}
-		function change(now, before) {
-			if (now !~ /^[0-9.]+$/ || before !~ /^[0-9.]+$/ || before == 0) return "–"
-			r = now / before
-			if (r >= 2) return sprintf("**%.1f×**", r)
-			if (r <= 0.5) return sprintf("%.2f×", r)
-			return (r - 1 < 0.005 && 1 - r < 0.005) ? "0%" : sprintf("%+.0f%%", 100 * (r - 1))
-		}' "$run/ab/commits" "$jobs" - <<<"$table"
+	awk -F'\t' -v sfx="$1" -v workloads="$workloads" -f "$here/change.awk" -f "$here/commits-table.awk" \
+		"$run/ab/commits" "$jobs" - <<<"$table"
 }
 
 echo "# Each commit of \`$(sed 's/^git://' "$run/ab/series")\`"
 echo
 echo "One repetition per commit and workload unless --reps said more (the median then): a survey, not a"
-echo "test; the change against the commit before is a ratio of maxima, in instruction time under"
-echo "tcg-icount. Build seconds are the kernel's make (ccache shares what neighbouring commits have in"
-echo "common); splats count events, over the commit's cells."
+echo "test; the change against the commit before is a ratio of maxima, as the range the 1 µs"
+echo "resolution leaves (x µs is x to x + 1: 4 against 4 is −20% to +25%). Build seconds are the"
+echo "kernel's make (ccache shares what neighbouring commits have in common); splats count events,"
+echo "over the commit's cells."
 table "" "CONFIG_PREEMPT (ab-cNN)"
 table "-rt" "PREEMPT_RT (ab-cNN-rt)"

@@ -84,9 +84,10 @@ build/tests/test-idr: tests/unit/test-idr.c workloads/idr/idset.c workloads/idr/
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/idr -o $@ $< workloads/idr/idset.c
 
-# The shared integrity count (workloads/lib) and the squashfs and zram checks.
+# The shared integrity count (workloads/lib), the squashfs and zram checks
+# and the squashfs readers' files.
 INTEGRITY_SRC := workloads/squashfs/sums.c workloads/zram/pages.c
-build/tests/test-integrity: tests/unit/test-integrity.c $(INTEGRITY_SRC) $(INTEGRITY_SRC:.c=.h) $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
+build/tests/test-integrity: tests/unit/test-integrity.c $(INTEGRITY_SRC) $(INTEGRITY_SRC:.c=.h) workloads/squashfs/readers.h $(WORKLOAD_LIB_SRC) $(WORKLOAD_LIB_HDR) $(COMMON_SRC) $(COMMON_HDR) tests/unit/tap.h
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -Iworkloads/lib -Iworkloads/squashfs -Iworkloads/zram -o $@ $< $(INTEGRITY_SRC) $(WORKLOAD_LIB_SRC) $(COMMON_SRC) -lm
 

@@ -15,6 +15,7 @@
 
 #include "locklat.h"
 #include "pages.h"
+#include "readers.h"
 #include "sums.h"
 #include "tap.h"
 #include "workload.h"
@@ -34,6 +35,50 @@ static void test_count(void)
 	       "errors counted, the first kept on one line");
 	is_u64(wl_integrity_errors(), 2, "wl_integrity_errors");
 	wl_integrity_reset();
+}
+
+static void test_pace(void)
+{
+	char line[128];
+
+	wl_pace_reset();
+	wl_pace_format(line, sizeof(line));
+	is_str(line, "fifo_op_max_us=0 fifo_busy_pct=0", "pace: nothing counted yet");
+	wl_pace_account(50000000, 150000000);
+	wl_pace_account(90000000, 90000000);
+	wl_pace_format(line, sizeof(line));
+	is_str(line, "fifo_op_max_us=90000 fifo_busy_pct=36",
+	       "pace: the longest operation, and 140 ms busy of 380 ms");
+	wl_pace_account(1000, 0);
+	wl_pace_format(line, sizeof(line));
+	is_str(line, "fifo_op_max_us=90000 fifo_busy_pct=36", "pace: a shorter one leaves the longest");
+	wl_pace_reset();
+}
+
+/* The readers of a CPU never share a file; each reads all of its own. */
+static void test_reader_files(void)
+{
+	unsigned int cpu, t, k, seen[2][8] = { { 0 } }, shared = 0, missed = 0, wrong = 0;
+
+	for (cpu = 0; cpu < 2; cpu++)
+		for (t = 0; t < 3; t++)
+			for (k = 0; k < 24; k++) {
+				unsigned int f = reader_file(t, 3, cpu, k, 8);
+
+				if (f >= 8 || f % 3 != t)
+					wrong++;
+				else if (seen[cpu][f] && seen[cpu][f] != t + 1)
+					shared++;
+				else
+					seen[cpu][f] = t + 1;
+			}
+	for (cpu = 0; cpu < 2; cpu++)
+		for (k = 0; k < 8; k++)
+			missed += !seen[cpu][k];
+	is_u64(wrong, 0, "readers: 3 tasks, 8 files: a task's files are its index modulo 3");
+	is_u64(shared, 0, "readers: no file read by two tasks of one CPU");
+	is_u64(missed, 0, "readers: every file read on each CPU");
+	is_u64(reader_file(0, 2, 1, 0, 8), 2, "readers: CPU 1's first task starts at its second file");
 }
 
 static void test_hashes(void)
@@ -147,9 +192,11 @@ static void test_sigbus(void)
 
 int main(void)
 {
-	tap_plan(30);
+	tap_plan(37);
 	ll_prog = "test-integrity";
 	test_count();
+	test_pace();
+	test_reader_files();
 	test_hashes();
 	test_sums();
 	test_pages();

@@ -22,6 +22,13 @@
 /* The task layout of the last wl_start(), for wl_stats(). */
 static struct wl_common layout;
 
+/*
+ * What the FIFO tasks did between wl_pace() calls: their longest operation
+ * (waits for a lock included: the holder it boosts runs as real-time then)
+ * and their time in operations and in pace sleeps, for wl_stats().
+ */
+static _Atomic uint64_t fifo_op_max_ns, fifo_busy_ns, fifo_slept_ns;
+
 /* xorshift64*: a small, seedable PRNG, so generated data is reproducible. */
 static uint64_t prng_next(uint64_t *s)
 {
@@ -214,6 +221,12 @@ void wl_stats(const char *workload, const char *fmt, ...)
 	printf("locklat-stats workload=%s cpus=%llu tasks=%llu fifo_prio=%llu ", workload,
 	       (unsigned long long)layout.cpus, (unsigned long long)layout.tasks,
 	       (unsigned long long)layout.fifo_prio);
+	if (layout.fifo_prio) {
+		char pace[128];
+
+		wl_pace_format(pace, sizeof(pace));
+		printf("%s ", pace);
+	}
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -365,20 +378,48 @@ static void *worker_placed(void *arg)
 	return ws->fn(ws->w);
 }
 
+void wl_pace_account(uint64_t op_ns, uint64_t slept_ns)
+{
+	uint64_t max = atomic_load(&fifo_op_max_ns);
+
+	while (op_ns > max && !atomic_compare_exchange_weak(&fifo_op_max_ns, &max, op_ns))
+		;
+	atomic_fetch_add(&fifo_busy_ns, op_ns);
+	atomic_fetch_add(&fifo_slept_ns, slept_ns);
+}
+
+void wl_pace_format(char *buf, size_t size)
+{
+	uint64_t busy = atomic_load(&fifo_busy_ns), slept = atomic_load(&fifo_slept_ns);
+
+	snprintf(buf, size, "fifo_op_max_us=%llu fifo_busy_pct=%llu",
+		 (unsigned long long)(atomic_load(&fifo_op_max_ns) / 1000),
+		 (unsigned long long)(busy + slept ? 100 * busy / (busy + slept) : 0));
+}
+
+void wl_pace_reset(void)
+{
+	atomic_store(&fifo_op_max_ns, 0);
+	atomic_store(&fifo_busy_ns, 0);
+	atomic_store(&fifo_slept_ns, 0);
+}
+
 void wl_pace(struct wl_worker *w)
 {
 	struct timespec ts;
-	uint64_t ns, now;
+	uint64_t ns, now, op;
 
 	if (!w->fifo)
 		return;
 	now = now_ns();
-	ns = prng_next(&w->pace_state) % (2 * (now - w->op_start_ns) + w->pace_max_ns + 1);
+	op = now - w->op_start_ns;
+	ns = prng_next(&w->pace_state) % (2 * op + w->pace_max_ns + 1);
 	ts.tv_sec = (time_t)(ns / NS_PER_S);
 	ts.tv_nsec = (long)(ns % NS_PER_S);
 	/* A signal cuts the sleep short: the caller checks wl_done() next. */
 	nanosleep(&ts, NULL);
 	w->op_start_ns = now_ns();
+	wl_pace_account(op, w->op_start_ns - now);
 }
 
 void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *))

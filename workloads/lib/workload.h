@@ -13,8 +13,9 @@
  * twice that operation's length plus --pace-us, so it wakes at arbitrary
  * points of the other tasks' sections and takes about half the CPU at most.
  * Without the pacing a FIFO task that runs through a 50 ms decompression
- * exhausts the CPU's real-time bandwidth (sched_rt_runtime_us) and RT
- * throttling then stalls cyclictest's threads too. On PREEMPT_RT a local_lock section stays
+ * starves the fair class, and 6.12's fair deadline server then runs the
+ * SCHED_OTHER tasks ahead of every real-time one, cyclictest's included,
+ * for up to 50 ms. On PREEMPT_RT a local_lock section stays
  * preemptible, so the woken FIFO task preempts a SCHED_OTHER task holding
  * the lock, blocks on it and boosts the holder (priority inheritance); on
  * a non-RT kernel the section is preempt_disable() and its wake-up waits.
@@ -99,7 +100,7 @@ enum wl_option_values {
 	"  --cpus C        pin tasks to CPUs 0..C-1 (default: the online CPUs)\n" \
 	"  --tasks T       tasks per CPU (default 2)\n"                           \
 	"  --fifo-prio P   SCHED_FIFO priority of each CPU's first task, 0: none (default 10)\n" \
-	"  --pace-us U     a FIFO task sleeps up to U us between operations (default 1000)\n" \
+	"  --pace-us U     a FIFO task sleeps up to 2L+U us after an operation of L (default 1000)\n" \
 	"  --duration D    how long (default 10 s)\n"
 
 /* The first member of a workload's per-thread struct. */
@@ -147,6 +148,18 @@ void *wl_workers_run(const struct wl_common *wc, size_t size, void *(*fn)(void *
  * task returns at once.
  */
 void wl_pace(struct wl_worker *w);
+/* One FIFO operation of op_ns and the pace sleep after it, counted. */
+void wl_pace_account(uint64_t op_ns, uint64_t slept_ns);
+/*
+ * "fifo_op_max_us=<longest operation> fifo_busy_pct=<operations' share of
+ * the FIFO tasks' time>" (no newline), into buf: what wl_stats() prints
+ * when there is a FIFO task. An operation far longer than the workload's
+ * usual ones is a FIFO task that could not finish it: on PREEMPT_RT one
+ * that spun, unable to run the SCHED_OTHER task it waited for.
+ */
+void wl_pace_format(char *buf, size_t size);
+/* Forget the counts (the unit tests). */
+void wl_pace_reset(void);
 
 /*
  * Pin the calling thread to cpu and set its policy: SCHED_FIFO prio when

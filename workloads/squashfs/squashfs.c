@@ -5,7 +5,8 @@
  * Usage:
  *   locklat-squashfs --dir DIR [--cpus C] [--tasks T] [--fifo-prio P] [--pace-us U] [--duration D]
  *       In the guest: T readers per CPU (pinned, the first SCHED_FIFO:
- *       workload.h) loop over the files of a mounted squashfs image.
+ *       workload.h) loop over the files of a mounted squashfs image, the
+ *       readers of a CPU over disjoint ones (readers.h).
  *       Before each read a reader drops the file's page cache
  *       (POSIX_FADV_DONTNEED), so every read decompresses its blocks again
  *       through squashfs_decompress() in decompressor_multi_percpu.c, the
@@ -37,6 +38,7 @@
 #include <unistd.h>
 
 #include "locklat.h"
+#include "readers.h"
 #include "sums.h"
 #include "workload.h"
 
@@ -67,6 +69,8 @@ static char *file_paths[MAX_FILES];
 static const struct sums_file *file_sums[MAX_FILES];
 static unsigned int file_count;
 static struct sums sums;
+/* --tasks, for reader_file(). */
+static unsigned int tasks_per_cpu;
 
 static void files_scan(const char *dir)
 {
@@ -158,18 +162,19 @@ static void file_read(struct reader *r, unsigned int file, char *buf)
 	r->files++;
 }
 
+/* One reader: its files (reader_file()) in turn, until the deadline. */
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	char *buf = malloc(READ_CHUNK);
-	unsigned int next = r->base.index;
+	unsigned long long k = 0;
 
 	if (!buf) {
 		r->base.error = ENOMEM;
 		return NULL;
 	}
 	while (!wl_done(r->base.deadline_ns) && !r->base.error)
-		file_read(r, next++ % file_count, buf);
+		file_read(r, reader_file(r->base.task, tasks_per_cpu, r->base.cpu, k++, file_count), buf);
 	free(buf);
 	return NULL;
 }
@@ -235,6 +240,10 @@ int main(int argc, char **argv)
 
 	files_scan(dir);
 	wl_start(&wc, argc, argv);
+	tasks_per_cpu = (unsigned int)wc.tasks;
+	if (file_count < tasks_per_cpu)
+		err_exit(LL_EXIT_USAGE, "--tasks %u needs as many files, one for each task of a CPU; %s has %u",
+			 tasks_per_cpu, dir, file_count);
 	readers = wl_workers_run(&wc, sizeof(*readers), reader_main);
 	for (i = 0; i < wc.threads; i++) {
 		bytes += readers[i].bytes;

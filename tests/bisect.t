@@ -15,7 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 { command -v git >/dev/null && command -v jq >/dev/null; } || tap_skip_all "no git or jq (make deps)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 14
+tap_plan 15
 export GIT_AUTHOR_NAME=locklat GIT_AUTHOR_EMAIL=locklat@localhost \
 	GIT_COMMITTER_NAME=locklat GIT_COMMITTER_EMAIL=locklat@localhost
 export LOCKLAT_BISECT_JUDGE=$root/tests/fakes/bisect-judge
@@ -43,7 +43,8 @@ abrun() {
 	mkdir -p "$dir/ab"
 	printf 'git:%s@%s..%s\n' "$tree" "$(git -C "$tree" rev-list --max-parents=0 HEAD)" \
 		"$(git -C "$tree" rev-parse HEAD)" >"$dir/ab/series"
-	printf 'reps=4\nduration_s=10\naccel=tcg-icount\n' >"$dir/matrix"
+	printf 'reps=4\nduration_s=10\ntrace_duration_s=3\nwarmup_s=1\ntasks_per_cpu=2\ncpus=1\naccel=tcg-icount\n' \
+		>"$dir/matrix"
 	jq -n --argjson tip "$3" '{ run: "ab", startup_window_s: 1,
 		settings: { accel: "tcg-icount", vcpus: "1", duration_s: "10", warmup_s: "1" },
 		groups: [ { variant: "ab-base-rt", workload: "squashfs", max_us: [100, 101, 102, 103] },
@@ -107,4 +108,22 @@ tap_result $? "and the skipped step says why"
 out=$("$bisect" --from "$tmp/skips" --workload squashfs --threshold 150 --out "$tmp/skips/b150" 2>&1)
 tap_like "$?:$out" "^0:.*changed, under the threshold against its base \(threshold 150%\): nothing to bisect" \
 	"--threshold: a change under it is nothing to bisect"
+# The real judge, its run-matrix.sh a stand-in that says what git it was
+# given: git bisect run sets GIT_DIR to the scratch repository, and a run
+# that inherits it cannot read the developer's tree.
+copy=$tmp/copy
+mkdir -p "$copy"
+(cd "$root" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$copy"
+ln -s "$root/build" "$copy/build"
+cat >"$copy/run-matrix.sh" <<'STUB'
+#!/bin/bash
+tree=${2%@*}
+printf 'GIT_DIR=%s tree=%s\n' "${GIT_DIR-unset}" "$(git -C "$tree" rev-parse --is-inside-work-tree 2>&1)" \
+	>>"$(dirname "$0")/judged-env"
+exit 1
+STUB
+chmod +x "$copy/run-matrix.sh"
+out=$(env -u LOCKLAT_BISECT_JUDGE "$copy/bench/bisect/bisect.sh" --from "$tmp/regressed" --out "$tmp/real" 2>&1)
+tap_like "$?:$(sort -u "$copy/judged-env" 2>/dev/null)" "^1:GIT_DIR=unset tree=true$" \
+	"the real judge runs each step's run-matrix.sh outside the bisect's repository, on the tree"
 tap_done

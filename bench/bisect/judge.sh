@@ -25,6 +25,9 @@ set -euo pipefail
 # shellcheck source=bench/bisect/lib.sh
 . "$LOCKLAT_ROOT/bench/bisect/lib.sh"
 
+# Anything that fails unexpectedly stops the bisect: under set -e this
+# script would exit 1, which git bisect run reads as "bad".
+trap 'exit 128' ERR
 case ${1:-} in -h | --help) usage_from_header "$0"; exit 0 ;; esac
 [ $# -eq 5 ] || { usage_from_header "$0" >&2; exit 128; }
 run=$1 tipv=$2 workload=$3 threshold=$4 steps=$5
@@ -51,10 +54,13 @@ set -- --ab "$tree@$base..$commit" --variants "$tipv" --workloads "$workload" \
 	--reps "$(setting reps)" --duration "$(setting duration_s)" --trace-duration "$(setting trace_duration_s)" \
 	--warmup "$(setting warmup_s)" --tasks "$(setting tasks_per_cpu)" --accel "$(setting accel)" \
 	--cpus "$(setting cpus)" --seed 1 --out "$step/run"
-targets=$(setting targets)
+targets=$(setting targets) || targets=
 [ -z "$targets" ] || set -- "$@" --targets "$targets"
 # A commit that does not build or boot leaves no measured group: a skip, not a verdict.
-"$LOCKLAT_ROOT/run-matrix.sh" "$@" >"$step/run.log" 2>&1 || true
+# git bisect run hands this script GIT_DIR (the scratch repository): the run
+# must read the developer's tree, not that.
+env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE -u GIT_PREFIX \
+	"$LOCKLAT_ROOT/run-matrix.sh" "$@" >"$step/run.log" 2>&1 || true
 [ -f "$step/run/summary.json" ] || verdict skip "no summary: it did not build or boot (see $step/run.log)"
 change=$(bisect_change "$run" "$step/run" "$tipv" "$workload" "$threshold" "$step/compare") ||
 	verdict error "locklat-compare failed: $(tail -n 1 "$step/compare.log")"

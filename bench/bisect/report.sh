@@ -33,7 +33,7 @@ evidence() {
 	jq -r --arg v "$variant" --arg w "$workload" '
 		[.groups[] | select(.variant == $v and .workload == $w)][0] |
 		"- Pass maxima, µs: the base \(.a.max_us | map(tostring) | join(", ")) → this commit \(.b.max_us | map(tostring) | join(", "))",
-		"- Ratio of maxima: \(if .ratio_b_over_a == null then "none" else "\(.ratio_b_over_a * 1000 | round / 1000)× [\(.ratio_ci95[0] * 1000 | round / 1000)–\(.ratio_ci95[1] * 1000 | round / 1000)] (95%, at 1 µs resolution)" end); p (max) \(.p_max // "–"); \(.verdict)"' "$compare"
+		"- Against the base: \(.verdict | sub("^B "; "this commit ")); p (max) \(if .p_max == null then "–" else (.p_max * 1000 | round / 1000 | tostring) end)"' "$compare"
 	[ ! -f "$summary" ] || jq -r --arg v "$variant" --arg w "$workload" '
 		[.groups[] | select(.variant == $v and .workload == $w)][0] |
 		"- Traced worst wake-up: \(.worst_wakeup_culprit // "no section named")\(if .worst_wakeup_inflated then " (inflated by the tracing)" else "" end)"' "$summary"

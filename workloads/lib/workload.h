@@ -13,9 +13,8 @@
  * twice that operation's length plus --pace-us, so it wakes at arbitrary
  * points of the other tasks' sections and takes about half the CPU at most.
  * Without the pacing a FIFO task that runs through a 50 ms decompression
- * starves the fair class, and 6.12's fair deadline server then runs the
- * SCHED_OTHER tasks ahead of every real-time one, cyclictest's included,
- * for up to 50 ms. On PREEMPT_RT a local_lock section stays
+ * exhausts the CPU's real-time bandwidth (sched_rt_runtime_us) and RT
+ * throttling then stalls cyclictest's threads too. On PREEMPT_RT a local_lock section stays
  * preemptible, so the woken FIFO task preempts a SCHED_OTHER task holding
  * the lock, blocks on it and boosts the holder (priority inheritance); on
  * a non-RT kernel the section is preempt_disable() and its wake-up waits.

@@ -239,11 +239,11 @@ int main(int argc, char **argv)
 		err_exit(LL_EXIT_USAGE, "--dir or --generate is required (see --help)");
 
 	files_scan(dir);
-	wl_start(&wc, argc, argv);
 	tasks_per_cpu = (unsigned int)wc.tasks;
 	if (file_count < tasks_per_cpu)
 		err_exit(LL_EXIT_USAGE, "--tasks %u needs as many files, one for each task of a CPU; %s has %u",
 			 tasks_per_cpu, dir, file_count);
+	wl_start(&wc, argc, argv);
 	readers = wl_workers_run(&wc, sizeof(*readers), reader_main);
 	for (i = 0; i < wc.threads; i++) {
 		bytes += readers[i].bytes;

@@ -12,16 +12,26 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tap_plan 16
 
-# plan FILE OVERLAP: two kernels after the tools, two cells of the first.
+# plan FILE OVERLAP: the tools; two cold kernels, a and b; c, which shares
+# a's configuration and waits for it (as local_lock waits for baseline);
+# three cells of a, two of c.
 plan() {
-	printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	$2" "set	accel	tcg-icount" \
-		"set	vcpus	1" "set	per_cell	1" "set	jobs	2" \
-		"job	tools	-	1-2	10" \
-		"job	kernel:a	tools	1-2	100	a	plain	cold" \
-		"job	kernel:b	tools	1-2	100	b	plain	cold" \
-		"job	cell:a/w/rep1	kernel:a	1	30	a	w	rep1	1	latency" \
-		"job	cell:a/w/rep2	kernel:a	1	30	a	w	rep2	2	latency" \
-		"job	summary	cell:*	1	5" >"$1"
+	local k r
+	{
+		printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	$2" "set	accel	tcg-icount" \
+			"set	vcpus	1" "set	per_cell	1" "set	jobs	2" \
+			"job	tools	-	1-2	10" \
+			"job	kernel:a	tools	1-2	100	a	plain	cold" \
+			"job	kernel:b	tools	1-2	100	b	plain	cold" \
+			"job	kernel:c	tools,kernel:a	1-2	100	c	plain	shared"
+		for k in a c; do
+			for r in 1 2 3; do
+				[ "$k$r" != c3 ] || continue
+				printf 'job\tcell:%s/w/rep%s\tkernel:%s\t1\t30\t%s\tw\trep%s\t%s\tlatency\n' "$k" "$r" "$k" "$k" "$r" "$r"
+			done
+		done
+		printf 'job\tsummary\tcell:*\t1\t5\n'
+	} >"$1"
 }
 # at SCHEDULE ID: "start end CPUs" of job ID.
 at() { awk -F'\t' -v id="$2" '$4 == id { print $1, $2, $3 }' <<<"$1"; }
@@ -29,17 +39,20 @@ at() { awk -F'\t' -v id="$2" '$4 == id { print $1, $2, $3 }' <<<"$1"; }
 plan "$tmp/overlap" yes
 out=$("$ex" --simulate --schedule "$tmp/overlap")
 tap_result $? "--simulate --schedule exits 0"
-tap_is "$(at "$out" tools)" "0 10 0,1" "the tools build on both CPUs"
-tap_is "$(at "$out" kernel:a)" "10 110 0,1" "the first kernel takes both CPUs: nothing else can run"
-tap_is "$(at "$out" cell:a/w/rep1)" "110 140 0" "overlap: a cell starts as soon as its kernel is built"
+tap_is "$(at "$out" tools)" "0 10 0,1" "the tools build on both CPUs: nothing else can run"
 # 100 s on 2 CPUs is 135 s on one (a build keeps 1.35 of 2 cores busy).
-tap_is "$(at "$out" kernel:b)" "110 245 1" "beside it the other kernel builds on the CPU left"
-tap_is "$(at "$out" cell:a/w/rep2)" "140 170 0" "while a kernel remains, cells leave it one CPU"
-tap_is "$(at "$out" summary)" "170 175 0" "the summary waits for every cell"
+tap_is "$(at "$out" kernel:a) / $(at "$out" kernel:b)" "10 145 0 / 10 145 1" \
+	"two kernels that can both start build side by side, one CPU each"
+tap_is "$(at "$out" kernel:c)" "145 280 0" \
+	"builds first: the kernel that waited for a takes a's CPU before a's cells"
+tap_is "$(at "$out" cell:a/w/rep1)" "145 175 1" "overlap: a cell takes the CPU no build can use"
+tap_is "$(at "$out" cell:c/w/rep1) / $(at "$out" cell:c/w/rep2)" "280 310 0 / 280 310 1" \
+	"the last kernel's cells on both CPUs"
+tap_is "$(at "$out" summary)" "310 315 0" "the summary waits for every cell"
 
 plan "$tmp/serial" no
 out=$("$ex" --simulate --schedule "$tmp/serial")
-tap_is "$(at "$out" cell:a/w/rep1) / $(at "$out" kernel:b)" "210 240 0 / 110 210 0,1" \
+tap_is "$(at "$out" cell:a/w/rep1) / $(at "$out" kernel:c)" "280 310 0 / 145 280 0" \
 	"no overlap: the cells wait until no build is left"
 
 # The run's tail: the plan orders its last 2 x jobs cells longest first

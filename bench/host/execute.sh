@@ -22,10 +22,9 @@
 # hosts (--hosts; DIR/hosts.kept, "N/LOGIN") are more of the same: a lab
 # cell is given a free slot of a host as a local cell is given CPUs, and
 # goes back to wait, for another host, when it does not come back (three
-# tries). A build
-# takes what is free, up to its plan's CPUS. Cells come first, so that a
-# cell starts as soon as its kernel and the guest image exist; while
-# kernels remain, cells leave one CPU to the builds. Under overlap=no (kvm,
+# tries). Builds come first and cells take the CPUs no build can use (see
+# schedule); a build takes what is free up to its plan's CPUS, leaving a
+# CPU to each other job that could start. Under overlap=no (kvm,
 # tcg: the guest's clock is the host's, a build beside a cell would be
 # measured) a cell starts only when no build is left.
 #
@@ -166,7 +165,6 @@ is_build() {
 # --- CPUs ------------------------------------------------------------------
 FREE=()
 for ((c = 0; c < budget; c++)); do FREE+=("$c"); done
-cells_cpus=0
 cpus_take() {
 	local n=$1
 	J_PIN[$2]=$(IFS=,; echo "${FREE[*]:0:n}")
@@ -237,13 +235,13 @@ else
 	. "$LOCKLAT_ROOT/bench/host/execute-jobs.sh"
 fi
 
-# job_start I: I gets its CPUs (none for a lab cell: host_take gave it a
-# slot) and starts.
+# job_start I [N]: I gets its CPUs, N or else its most (none for a lab cell:
+# host_take gave it a slot), at most what is free, and starts.
 job_start() {
-	local i=$1 n=${J_MAX[$1]}
+	local i=$1 n=${2:-${J_MAX[$1]}}
+	[ "$n" -le "${J_MAX[i]}" ] || n=${J_MAX[i]}
 	[ "$n" -le "${#FREE[@]}" ] || n=${#FREE[@]}
 	cpus_take "$n" "$i"
-	[ "${J_KIND[i]}" != cell ] || cells_cpus=$((cells_cpus + n))
 	J_STATE[i]=run J_START[i]=$now
 	running=$((running + 1))
 	job_launch "$i" "$n"
@@ -252,7 +250,6 @@ job_start() {
 # failed with its reason.
 job_ended() {
 	local i=$1
-	[ "${J_KIND[i]}" != cell ] || cells_cpus=$((cells_cpus - J_MAX[i]))
 	cpus_give "$i"
 	host_give "$i"
 	running=$((running - 1))
@@ -267,10 +264,52 @@ job_requeue() {
 	J_STATE[$1]='wait'
 }
 
-# schedule: start every job that can start now; true if one did.
+# ready_jobs LEFT: RJ, how many jobs could start now on CPUs of their own:
+# builds whose needs are done, and the cells that may run beside them
+# (LEFT: builds remain; a lab cell takes a host's slot, not a CPU).
+ready_jobs() {
+	local i
+	RJ=0
+	for i in "${!J_ID[@]}"; do
+		[ "${J_STATE[i]}" = wait ] || continue
+		if [ "${J_KIND[i]}" = cell ]; then
+			[ "${J_MAX[i]}" -gt 0 ] || continue
+			[ "${S[overlap]}" = yes ] || [ "$1" -eq 0 ] || continue
+		elif ! is_build "$i"; then
+			continue
+		fi
+		needs_state "$i"
+		[ "$NS" != ok ] || RJ=$((RJ + 1))
+	done
+}
+
+# schedule: start every job that can start now; true if one did. Builds
+# come first: a kernel is the long job that cells wait for, so a CPU it
+# can use goes to it, and the run ends on many short cells on every CPU,
+# not on one kernel building alone beside an idle CPU (the default
+# matrix's two shared kernels, each as long as a cold one because the
+# local-lock patches change radix-tree.h, built one after the other beside
+# cells and left a CPU idle 250 s: METHODOLOGY.md, "From scratch"). A build
+# takes more than its least CPUs only of those no other ready job could
+# use: a kernel's make keeps 1.35 of 2 CPUs busy, another job both.
 schedule() {
-	local i started=1 left=0
+	local i started=1 left=0 n
 	builds_left && left=1
+	ready_jobs "$left"
+	for i in "${!J_ID[@]}"; do
+		{ [ "${J_STATE[i]}" = wait ] && is_build "$i"; } || continue
+		needs_state "$i"
+		case $NS in
+		fail:*) J_STATE[i]=fail J_WHY[i]="needs ${J_ID[${NS#fail:}]}, which failed"; started=0; continue ;;
+		wait) continue ;;
+		esac
+		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
+		RJ=$((RJ - 1))
+		n=$((${#FREE[@]} - RJ))
+		[ "$n" -ge "${J_MIN[i]}" ] || n=${J_MIN[i]}
+		job_start "$i" "$n"; started=0
+	done
+	builds_left && left=1 || left=0
 	for i in "${!J_ID[@]}"; do
 		{ [ "${J_KIND[i]}" = cell ] && [ "${J_STATE[i]}" = wait ]; } || continue
 		needs_state "$i"
@@ -287,24 +326,12 @@ schedule() {
 			continue
 		fi
 		[ "${S[overlap]}" = yes ] || [ "$left" -eq 0 ] || continue
-		# While kernels remain, one CPU stays theirs.
-		[ $((cells_cpus + J_MAX[i] + left)) -le "$budget" ] || continue
 		[ "${#FREE[@]}" -ge "${J_MAX[i]}" ] || continue
 		job_start "$i"; started=0
 	done
 	for i in "${!J_ID[@]}"; do
 		case ${J_KIND[i]} in summary | plots) ;; *) continue ;; esac
 		{ [ "${J_STATE[i]}" = wait ] && needs_ended "$i"; } || continue
-		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
-		job_start "$i"; started=0
-	done
-	for i in "${!J_ID[@]}"; do
-		{ [ "${J_STATE[i]}" = wait ] && is_build "$i"; } || continue
-		needs_state "$i"
-		case $NS in
-		fail:*) J_STATE[i]=fail J_WHY[i]="needs ${J_ID[${NS#fail:}]}, which failed"; started=0; continue ;;
-		wait) continue ;;
-		esac
 		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
 		job_start "$i"; started=0
 	done

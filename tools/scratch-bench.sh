@@ -12,11 +12,15 @@
 # Times DIR/tree/run-matrix.sh --out DIR/run with bash's time, then prints
 # its wall time, user and system seconds, its CPU floor ((user + sys) / host
 # CPUs: the wall time if no CPU ever idled) and how far above it the run
-# was, and per kind of job (DIR/run/logs/jobs) the jobs' wall, user and
-# system seconds, and where the CPUs idled (no job held them, at the start,
-# middle and end; or a job held them unused, per kind), into DIR/bench.
-# METHODOLOGY.md ("From scratch") holds what it measured. The Debian packages are not part of it: installed
-# before, their job takes seconds.
+# was; the host's /proc/stat over the run: its CPUs' real idle and I/O
+# wait, and the CPU time spent outside the run's processes, which `time`
+# does not see (writeback and other kernel threads, interrupts, other
+# processes); and per kind of job (DIR/run/logs/jobs) the jobs' wall, user
+# and system seconds, and where the CPUs idled (no job held them, at the
+# start, middle and end; or a job held them unused, per kind), into
+# DIR/bench. METHODOLOGY.md ("From scratch") holds what it measured. The
+# Debian packages are not part of it: installed before, their job takes
+# seconds.
 # Exit: 0 measured, 1 the run failed, 2 bad usage.
 
 set -euo pipefail
@@ -36,6 +40,10 @@ done
 mkdir -p "$out/ccache"
 git clone -q "$LOCKLAT_ROOT" "$out/tree" || err_exit "cannot clone $LOCKLAT_ROOT into $out/tree"
 TIMEFORMAT='%R %U %S'
+# The host's own CPU accounting around the run: what `time` cannot see
+# (kernel threads such as writeback, interrupts, other processes) and the
+# CPUs' real idle and I/O wait.
+read -ra stat_before < <(grep "^cpu " /proc/stat)
 # A run that contradicts an expectation of kernels/comparisons exits 1
 # having done all its work (its verdicts.tap says which): measured all the same.
 status=0
@@ -45,11 +53,18 @@ if [ "$status" -ne 0 ] && { [ "$status" -ne 1 ] || ! grep -q '^not ok' "$out/run
 	tail -n 5 "$out/run.log" >&2
 	err_exit "the run failed (log: $out/run.log)"
 fi
+read -ra stat_after < <(grep "^cpu " /proc/stat)
 read -r wall user sys <"$out/time"
 awk -v wall="$wall" -v user="$user" -v sys="$sys" -v cpus="$(nproc)" 'BEGIN {
 	floor = (user + sys) / cpus
 	printf "wall %.0f s, user %.0f s, sys %.0f s, %d host CPUs: floor %.0f s, wall %.1f%% above it\n",
 		wall, user, sys, cpus, floor, (wall / floor - 1) * 100 }' | tee "$out/bench"
+awk -v hz="$(getconf CLK_TCK)" -v user="$user" -v sys="$sys" -v b="${stat_before[*]:1:8}" -v a="${stat_after[*]:1:8}" 'BEGIN {
+	split(b, x, " "); split(a, y, " ")
+	for (i = 1; i <= 8; i++) d[i] = (y[i] - x[i]) / hz
+	busy = d[1] + d[2] + d[3] + d[6] + d[7] + d[8]
+	printf "host CPUs over the run: busy %.0f s (user %.0f, sys %.0f, irq %.0f, steal %.0f), idle %.0f s, iowait %.0f s; busy outside the run'"'"'s processes %.0f s\n",
+		busy, d[1] + d[2], d[3], d[6] + d[7], d[8], d[4], d[5], busy - user - sys }' | tee -a "$out/bench"
 jobs_by_kind "$out/run/logs/jobs" | while read -r kind w u s; do
 	printf '  %-12s wall %6d s  user %6d s  sys %5d s\n' "$kind" "$w" "$u" "$s"
 done | tee -a "$out/bench"

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ex=$root/bench/host/execute.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 16
+tap_plan 17
 
 # plan FILE OVERLAP: the tools; two cold kernels, a and b; c, which shares
 # a's configuration and waits for it (as local_lock waits for baseline);
@@ -54,6 +54,17 @@ plan "$tmp/serial" no
 out=$("$ex" --simulate --schedule "$tmp/serial")
 tap_is "$(at "$out" cell:a/w/rep1) / $(at "$out" kernel:c)" "280 310 0 / 145 280 0" \
 	"no overlap: the cells wait until no build is left"
+
+# Cells of 2 vCPUs on 2 host CPUs: none fits beside a build, so the build
+# takes both.
+printf '%s\n' "set	out	$tmp/run" "set	budget	2" "set	overlap	yes" "set	accel	tcg-icount" \
+	"set	vcpus	2" "set	per_cell	2" "set	jobs	1" \
+	"job	kernel:a	-	1-2	100	a	plain	cold" \
+	"job	kernel:b	kernel:a	1-2	100	b	plain	shared" \
+	"job	cell:a/w/rep1	kernel:a	2	30	a	w	rep1	1	latency" >"$tmp/wide"
+out=$("$ex" --simulate --schedule "$tmp/wide")
+tap_is "$(at "$out" kernel:b) / $(at "$out" cell:a/w/rep1)" "100 200 0,1 / 200 230 0,1" \
+	"a build leaves no CPU that no ready job could use"
 
 # The run's tail: the plan orders its last 2 x jobs cells longest first
 # (bench/host/plan.sh), so that it does not end on one long cell beside an

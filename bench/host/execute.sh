@@ -264,12 +264,14 @@ job_requeue() {
 	J_STATE[$1]='wait'
 }
 
-# ready_jobs LEFT: RJ, how many jobs could start now on CPUs of their own:
-# builds whose needs are done, and the cells that may run beside them
-# (LEFT: builds remain; a lab cell takes a host's slot, not a CPU).
+# ready_jobs LEFT: READY, how many jobs could start now on CPUs of their
+# own, by the CPUs each needs at least: builds whose needs are done, and the
+# cells that may run beside them (LEFT: builds remain; a lab cell takes a
+# host's slot, not a CPU).
+declare -A READY
 ready_jobs() {
 	local i
-	RJ=0
+	READY=()
 	for i in "${!J_ID[@]}"; do
 		[ "${J_STATE[i]}" = wait ] || continue
 		if [ "${J_KIND[i]}" = cell ]; then
@@ -279,8 +281,17 @@ ready_jobs() {
 			continue
 		fi
 		needs_state "$i"
-		[ "$NS" != ok ] || RJ=$((RJ + 1))
+		[ "$NS" != ok ] || READY[${J_MIN[i]}]=$((${READY[${J_MIN[i]}]:-0} + 1))
 	done
+}
+# others_fit CPUS: true if a ready job other than the one asking (counted
+# out of READY) could start on CPUS.
+others_fit() {
+	local need
+	for need in "${!READY[@]}"; do
+		[ "${READY[$need]}" -gt 0 ] && [ "$need" -le "$1" ] && return 0
+	done
+	return 1
 }
 
 # schedule: start every job that can start now; true if one did. Builds
@@ -304,9 +315,9 @@ schedule() {
 		wait) continue ;;
 		esac
 		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
-		RJ=$((RJ - 1))
-		n=$((${#FREE[@]} - RJ))
-		[ "$n" -ge "${J_MIN[i]}" ] || n=${J_MIN[i]}
+		READY[${J_MIN[i]}]=$((READY[${J_MIN[i]}] - 1))
+		n=${J_MAX[i]}
+		! others_fit $((${#FREE[@]} - J_MIN[i])) || n=${J_MIN[i]}
 		job_start "$i" "$n"; started=0
 	done
 	builds_left && left=1 || left=0

@@ -304,9 +304,8 @@ others_fit() {
 # takes more than its least CPUs only of those no other ready job could
 # use: a kernel's make keeps 1.35 of 2 CPUs busy, another job both.
 schedule() {
-	local i started=1 left=0 n
+	local i started=1 left=0 n counted=0
 	builds_left && left=1
-	ready_jobs "$left"
 	for i in "${!J_ID[@]}"; do
 		{ [ "${J_STATE[i]}" = wait ] && is_build "$i"; } || continue
 		needs_state "$i"
@@ -315,9 +314,16 @@ schedule() {
 		wait) continue ;;
 		esac
 		[ "${#FREE[@]}" -ge "${J_MIN[i]}" ] || continue
-		READY[${J_MIN[i]}]=$((READY[${J_MIN[i]}] - 1))
-		n=${J_MAX[i]}
-		! others_fit $((${#FREE[@]} - J_MIN[i])) || n=${J_MIN[i]}
+		n=${J_MIN[i]}
+		if [ "${J_MAX[i]}" -gt "$n" ] && [ "${#FREE[@]}" -gt "$n" ]; then
+			# Who else could start: counted once a build could take more
+			# than its least, less each build started after.
+			[ "$counted" -eq 1 ] || { ready_jobs "$left"; counted=1; }
+			READY[$n]=$((READY[$n] - 1))
+			others_fit $((${#FREE[@]} - n)) || n=${J_MAX[i]}
+		elif [ "$counted" -eq 1 ]; then
+			READY[$n]=$((READY[$n] - 1))
+		fi
 		job_start "$i" "$n"; started=0
 	done
 	builds_left && left=1 || left=0

@@ -23,10 +23,10 @@
 # cell is given a free slot of a host as a local cell is given CPUs, and
 # goes back to wait, for another host, when it does not come back (three
 # tries). Builds come first and cells take the CPUs no build can use (see
-# schedule); a build takes what is free up to its plan's CPUS, leaving a
-# CPU to each other job that could start. Under overlap=no (kvm,
-# tcg: the guest's clock is the host's, a build beside a cell would be
-# measured) a cell starts only when no build is left.
+# schedule); a build takes what is free up to its plan's CPUS, but only its
+# least when another job that could start fits on the rest. Under
+# overlap=no (kvm, tcg: the guest's clock is the host's, a build beside a
+# cell would be measured) a cell starts only when no build is left.
 #
 # Resume is running the plan again: a complete cell is kept (an INFRA one
 # is redone), a kernel build finds its kernel current. A cell whose kernel
@@ -264,6 +264,12 @@ job_requeue() {
 	J_STATE[$1]='wait'
 }
 
+# cells_may_start LEFT: local cells may start now: beside the builds under
+# overlap=yes, else once no build is left (LEFT: builds remain).
+cells_may_start() {
+	[ "${S[overlap]}" = yes ] || [ "$1" -eq 0 ]
+}
+
 # ready_jobs LEFT: READY, how many jobs could start now on CPUs of their
 # own, by the CPUs each needs at least: builds whose needs are done, and the
 # cells that may run beside them (LEFT: builds remain; a lab cell takes a
@@ -276,7 +282,7 @@ ready_jobs() {
 		[ "${J_STATE[i]}" = wait ] || continue
 		if [ "${J_KIND[i]}" = cell ]; then
 			[ "${J_MAX[i]}" -gt 0 ] || continue
-			[ "${S[overlap]}" = yes ] || [ "$1" -eq 0 ] || continue
+			cells_may_start "$1" || continue
 		elif ! is_build "$i"; then
 			continue
 		fi
@@ -342,7 +348,7 @@ schedule() {
 			job_start "$i"; started=0
 			continue
 		fi
-		[ "${S[overlap]}" = yes ] || [ "$left" -eq 0 ] || continue
+		cells_may_start "$left" || continue
 		[ "${#FREE[@]}" -ge "${J_MAX[i]}" ] || continue
 		job_start "$i"; started=0
 	done

@@ -340,10 +340,11 @@ plan_write() {
 	plan_job tools packages "1-$budget" "$PLAN_SECONDS_TOOLS"
 	# Debian's pristine tree (kernels/build.sh --sources), which each
 	# kernel's tree links, beside the tools, one CPU each (the executor
-	# leaves a CPU to each job that can start): the extraction, xz and tar
-	# in a pipe, takes 45 s there against 31 on both CPUs after the tools,
-	# and the first kernel starts no later. Then rtla from it (--rtla), on
-	# one CPU, beside the first kernel: the guest image packs it.
+	# leaves a build its least CPUs when another job can start beside it):
+	# the extraction, xz and tar in a pipe, takes 45 s there against 31 on
+	# both CPUs after the tools, and the first kernel starts no later. Then
+	# rtla from it (--rtla), on one CPU, beside the first kernel: the guest
+	# image packs it.
 	s=$PLAN_SECONDS_SOURCES
 	[ ! -f "$LOCKLAT_BUILD/src/pristine/Makefile" ] || s=$PLAN_SECONDS_BUILT_KERNEL
 	plan_job sources packages "1-$budget" "$s"

@@ -29,15 +29,17 @@ plan_factor_x10() {
 	case $1 in kvm) echo 20 ;; tcg-icount) echo 15 ;; *) echo 30 ;; esac
 }
 
-# Fixed stages' expected wall seconds (a kernel's: LOCKLAT_BUILD_*_SECONDS),
-# as DIR/logs/jobs has them on this machine: the packages installed, the
-# tools built from scratch, the guest image and the modules built, a built
-# kernel found current (make -j1), the summary and plots of a default run;
-# the sources' extraction and rtla's build as the from-scratch run at f73c5ec
-# timed them (METHODOLOGY.md, "From scratch").
-PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=15 PLAN_SECONDS_SOURCES=31 PLAN_SECONDS_RTLA=5 PLAN_SECONDS_IMAGE=30
-PLAN_SECONDS_MODULES=30
-PLAN_SECONDS_EQUIVALENCE=120 PLAN_SECONDS_BUILT_KERNEL=6 PLAN_SECONDS_SUMMARY=5 PLAN_SECONDS_PLOTS=10
+# Fixed stages' expected wall seconds (a kernel's: LOCKLAT_BUILD_*_SECONDS,
+# scaled by plan_compile_speed), as DIR/logs/jobs has them on this machine:
+# the packages installed, a built kernel found current (make -j1), the
+# summary and plots of a default run; the tools built from scratch, the
+# sources' extraction, rtla's build, the guest image, a variant's modules
+# and the equivalence check as the two from-scratch runs of 2026-12-07 took
+# them (METHODOLOGY.md, "From scratch"). A job that takes "1-N" CPUs and
+# ran on one is given its seconds on two (execute.sh's speed-up: 1.35).
+PLAN_SECONDS_PACKAGES=2 PLAN_SECONDS_TOOLS=23 PLAN_SECONDS_SOURCES=20 PLAN_SECONDS_RTLA=11 PLAN_SECONDS_IMAGE=7
+PLAN_SECONDS_MODULES=7
+PLAN_SECONDS_EQUIVALENCE=28 PLAN_SECONDS_BUILT_KERNEL=6 PLAN_SECONDS_SUMMARY=5 PLAN_SECONDS_PLOTS=10
 
 # list_select RESULT_ARRAY WHAT VALUE KNOWN...: the comma list VALUE (or all
 # of KNOWN for "all") into RESULT_ARRAY, each item checked. Runs in the
@@ -302,6 +304,28 @@ plan_job() {
 	printf 'job\t%s\n' "$*"
 }
 
+# plan_compile_speed: what a cold and a shared kernel build take on this
+# host today, into build_cold_s and build_shared_s: LOCKLAT_BUILD_*_SECONDS
+# scaled by the compile probe's reading (compile_ms) against the one taken
+# beside them. LOCKLAT_COMPILE_MS gives the reading instead (a test, or a
+# host that knows its own). A probe that cannot compile (a fresh machine
+# before its packages job) leaves them unscaled and compile_ms "none".
+compile_ms='' build_cold_s=$LOCKLAT_BUILD_COLD_SECONDS build_shared_s=$LOCKLAT_BUILD_SHARED_SECONDS
+plan_compile_speed() {
+	[ -z "$compile_ms" ] || return 0
+	compile_ms=${LOCKLAT_COMPILE_MS:-}
+	if [ -n "$compile_ms" ]; then
+		case $compile_ms in
+		*[!0-9]* | 0*) err_exit "LOCKLAT_COMPILE_MS wants a positive whole number of milliseconds, got '$compile_ms'" 2 ;;
+		esac
+	else
+		compile_ms=$("$LOCKLAT_ROOT/kernels/compile-probe.sh" 2>/dev/null) || compile_ms=none
+	fi
+	[ "$compile_ms" != none ] || return 0
+	build_cold_s=$(( (LOCKLAT_BUILD_COLD_SECONDS * compile_ms + LOCKLAT_BUILD_PROBE_MS / 2) / LOCKLAT_BUILD_PROBE_MS ))
+	build_shared_s=$(( (LOCKLAT_BUILD_SHARED_SECONDS * compile_ms + LOCKLAT_BUILD_PROBE_MS / 2) / LOCKLAT_BUILD_PROBE_MS ))
+}
+
 # plan_kernel_jobs: a job per kernel of the run's variants. The first kernel
 # of a configuration compiles every object; a later one with the same
 # configuration waits for it and gets from ccache every object its patches
@@ -314,11 +338,13 @@ plan_kernel_jobs() {
 			k=$(kernel_name "$v" "$f")
 			cfg=$(kv_get "$LOCKLAT_VARIANTS_DIR/$v" configs)
 			cfg="$cfg $f"
-			needs=sources seconds=$LOCKLAT_BUILD_COLD_SECONDS state=cold
-			if [ -f "$(kernel_dir "$v" "$f")/manifest" ]; then
-				seconds=$PLAN_SECONDS_BUILT_KERNEL state=built
-			elif [ -n "${first_of[$cfg]:-}" ]; then
-				needs=sources,kernel:${first_of[$cfg]} seconds=$LOCKLAT_BUILD_SHARED_SECONDS state=shared
+			needs=sources seconds=$PLAN_SECONDS_BUILT_KERNEL state=built
+			if [ ! -f "$(kernel_dir "$v" "$f")/manifest" ]; then
+				plan_compile_speed
+				seconds=$build_cold_s state=cold
+				if [ -n "${first_of[$cfg]:-}" ]; then
+					needs=sources,kernel:${first_of[$cfg]} seconds=$build_shared_s state=shared
+				fi
 			fi
 			first_of[$cfg]=${first_of[$cfg]:-$k}
 			plan_job "kernel:$k" "$needs" "1-$budget" "$seconds" "$v" "$f" "$state"
@@ -391,6 +417,18 @@ plan_kernels() {
 	awk -F'\t' -v s="$2" '$1 == "job" && $2 ~ /^kernel:/ && $8 == s { print substr($2, 8) }' "$1" | paste -sd' '
 }
 
+# plan_describe_compile: the kernel seconds the estimate took and where
+# from, when the run builds a kernel.
+plan_describe_compile() {
+	case $compile_ms in
+	'') ;;
+	none) printf '  compile:     not probed (gcc could not compile): a cold kernel %d s, a shared one %d s (make -j2), as measured\n' \
+		"$build_cold_s" "$build_shared_s" ;;
+	*) printf '  compile:     %d ms a probe compile (%d ms when the kernel seconds were measured): a cold kernel %d s, a shared one %d s (make -j2)\n' \
+		"$compile_ms" "$LOCKLAT_BUILD_PROBE_MS" "$build_cold_s" "$build_shared_s" ;;
+	esac
+}
+
 # plan_describe PLAN ESTIMATE: what a person reads before the run starts.
 # ESTIMATE: execute.sh --simulate's line.
 plan_describe() {
@@ -413,8 +451,9 @@ locklat plan
   kernels:     built and kept: ${built:-none}
                to build, every object: ${cold:-none}
                to build, a built configuration's objects from ccache: ${shared:-none}
-  estimated:   $estimate
 EOF
+	plan_describe_compile
+	printf '  estimated:   %s\n' "$estimate"
 	[ -z "${LOCKLAT_BASE_CONFIG:-}" ] || printf '  config:      %s, with locklat'"'"'s fragments merged onto it\n' "$LOCKLAT_BASE_CONFIG"
 	if [ -n "$ab" ]; then
 		[ "$(cat "$ab_dir/models")" != preempt ] ||

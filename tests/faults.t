@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/lib/common.sh"
 [ -x "$root/build/bin/locklat-summary" ] || tap_skip_all "tools not built (make tools)"
 stages=(packages kernels initramfs cell summary plots)
-tap_plan $(( ${#stages[@]} * 3 + 12 ))
+tap_plan $(( ${#stages[@]} * 3 + 14 ))
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f -- "$tmp/" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -83,6 +83,16 @@ tap_like "$(grep -h '^status=\|^reason=' "$tmp/run-fail/cells/local_lock/idle/re
 	'^status=INFRA reason=kernel build failed: .*/kernels/local_lock(\+tracers)?/build.log $' \
 	"its cells are INFRA, naming the build's log"
 tap_is "$(cat "$tmp/run-fail/cells/baseline/idle/"*/meta | grep -c '^status=OK$')" 2 "the other variant's cells ran"
+
+# A cell that ends FINDINGS (a splat, corrupted data) is a result, which the
+# summary reports and kernels/comparisons judges, not a failed job: with no
+# comparison contradicted the run exits 0 and names no failed job.
+touch "$FAULTS_DIR/findings-cell"
+"$copy/run-matrix.sh" --variants baseline --workloads idle --reps 1 --duration 1 --warmup 1 \
+	--accel tcg-icount --jobs 1 --out "$tmp/run-findings" >"$tmp/run-findings.log" 2>&1
+tap_is "$?:$(grep -c 'job(s) failed' "$tmp/run-findings.log")" 0:0 "a run whose cells end FINDINGS exits 0 and names no failed job"
+rm -f "$FAULTS_DIR/findings-cell"
+tap_like "$(cat "$tmp/run-findings/summary.md")" '[0-9]+ FINDINGS\)' "and its summary counts them"
 
 # A workload added as a folder and a variant added as a file (lockdep on
 # PREEMPT_RT), nothing else touched: the default plan, a run and its

@@ -258,9 +258,19 @@ run_finish() {
 	contradicted=$(cat "$out/verdicts.tap" "$out"/by-host/*/verdicts.tap 2>/dev/null | grep '^not ok' || true)
 	# A build that failed left its cells INFRA: the run finished, but it is
 	# not the run that was asked for, and a CI must not read it as a pass.
-	local i failed=()
+	# A cell's own outcome (FINDINGS, TIMEOUT, INVALID: run-cell.sh's exit)
+	# is a result, which the summary reports and kernels/comparisons
+	# judges; only a cell that ended INFRA, or was not written, leaves the
+	# run short.
+	local i v w c m failed=()
 	for i in "${!J_ID[@]}"; do
-		[ "${J_STATE[i]}" != fail ] || failed+=("${J_ID[i]}")
+		[ "${J_STATE[i]}" = fail ] || continue
+		if [ "${J_KIND[i]}" = cell ]; then
+			IFS=$'\t' read -r v w c _ <<<"${J_ARGS[i]}"
+			m=$(cell_dir "$out" "$v" "$w" "$c")/meta
+			[ ! -f "$m" ] || [ "$(kv_get "$m" status)" = INFRA ] || continue
+		fi
+		failed+=("${J_ID[i]}")
 	done
 	[ ${#failed[@]} -eq 0 ] || warn "${#failed[@]} job(s) failed, their cells INFRA: ${failed[*]}"
 	if [ -n "$contradicted" ]; then

@@ -11,10 +11,10 @@
 # processes, page faults and parsing of a kernel object), and prints the
 # median wall milliseconds of one compile. A kernel build is thousands of
 # such compiles, so it takes time in proportion: on one machine, the same
-# kernel's build took 1.9 times as long from one day to the next while xz ran as fast
-# (METHODOLOGY.md, "From scratch"). The plan scales the kernel seconds
-# measured beside a probe reading (lib/common.sh, LOCKLAT_BUILD_*_SECONDS)
-# by today's. Takes about 2 s.
+# kernel's build took 1.9 times as long from one day to the next while xz
+# ran as fast (METHODOLOGY.md, "From scratch"). The plan scales the kernel
+# seconds measured beside a probe reading (lib/common.sh,
+# LOCKLAT_BUILD_*_SECONDS) by today's. Takes about 2 s.
 # Exit: 0 measured, 1 the compiler failed, 2 bad usage.
 
 set -euo pipefail

@@ -57,6 +57,41 @@ static int counters_sane(const uint64_t pages[LRU_COUNTERS], uint64_t memtotal, 
 	return sane;
 }
 
+/* What the error message says of a page that failed, and that it reads the page again. */
+static void explain_checks(void)
+{
+	static uint64_t page[PAGE / 8];
+	uint64_t seed = lru_page_key(7, 3), key = lru_page_key(seed, 10), got = 0;
+	char how[200], want[200];
+	long bad;
+
+	lru_page_fill(page, PAGE, key);
+	page[248] = 0x1234;
+	bad = lru_page_check(page, PAGE, key, true, &got);
+	is_u64(got, 0x1234, "the word that differs, as read");
+	page[248] = 0x5678;
+	lru_page_explain(page, PAGE, key, true, bad, seed, 64, got, how, sizeof(how));
+	snprintf(want, sizeof(want), "read 0x1234, wrote %#llx, now 0x5678; 1 of 512 words differ, 0 of them zero",
+		 (unsigned long long)(key + 248 * 0x9e3779b97f4a7c15ULL));
+	is_str(how, want, "one word written over: what was read, what was written, what is there now");
+	memset(page + 248, 0, PAGE - 248 * 8);
+	bad = lru_page_check(page, PAGE, key, true, &got);
+	lru_page_explain(page, PAGE, key, true, bad, seed, 64, got, how, sizeof(how));
+	ok(bad == 248 * 8 && strstr(how, "264 of 512 words differ, 264 of them zero"),
+	   "a page as written up to a word, zeros after: counted as zeros (%s)", how);
+	lru_page_fill(page, PAGE, lru_page_key(seed, 42));
+	bad = lru_page_check(page, PAGE, key, true, &got);
+	lru_page_explain(page, PAGE, key, true, bad, seed, 64, got, how, sizeof(how));
+	ok(bad == 0 && strstr(how, "512 of 512 words differ") && strstr(how, "; read is page 42's"),
+	   "another page of the same writes: named (%s)", how);
+	memset(page, 0, PAGE);
+	page[3] = 9;
+	bad = lru_page_check(page, PAGE, key, true, &got);
+	lru_page_explain(page, PAGE, key, true, bad, seed, 64, got, how, sizeof(how));
+	is_str(how, "read 0x9, wrote 0, now 0x9; 1 of 512 words differ, 0 of them zero",
+	       "a dropped page with one word that is not zero: 0 was what it should hold");
+}
+
 static void page_checks(void)
 {
 	static uint64_t page[PAGE / 8], zeros[PAGE / 8];
@@ -66,26 +101,27 @@ static void page_checks(void)
 	ok(key && key != lru_page_key(3, 18) && key != lru_page_key(4, 17),
 	   "page keys: never 0, another page or another cycle another key");
 	lru_page_fill(page, PAGE, key);
-	is_u64(lru_page_check(page, PAGE, key, false), (uint64_t)-1, "a page as written passes");
-	is_u64(lru_page_check(page, PAGE, key, true), (uint64_t)-1, "and where zeros would pass too");
+	is_u64(lru_page_check(page, PAGE, key, false, NULL), (uint64_t)-1, "a page as written passes");
+	is_u64(lru_page_check(page, PAGE, key, true, NULL), (uint64_t)-1, "and where zeros would pass too");
 	b[0] ^= 0x01;
-	is_u64(lru_page_check(page, PAGE, key, false), 0, "a bit flipped in the first byte: caught at offset 0");
+	is_u64(lru_page_check(page, PAGE, key, false, NULL), 0, "a bit flipped in the first byte: caught at offset 0");
 	b[0] ^= 0x01;
 	b[2053] ^= 0x80;
-	is_u64(lru_page_check(page, PAGE, key, false), 2048, "a bit flipped in byte 2053: caught in the word at 2048");
+	is_u64(lru_page_check(page, PAGE, key, false, NULL), 2048, "a bit flipped in byte 2053: caught in the word at 2048");
 	b[2053] ^= 0x80;
 	b[PAGE - 1] = (unsigned char)~b[PAGE - 1];
-	is_u64(lru_page_check(page, PAGE, key, true), PAGE - 8, "the last byte changed: caught, even where zeros pass");
+	is_u64(lru_page_check(page, PAGE, key, true, NULL), PAGE - 8, "the last byte changed: caught, even where zeros pass");
 	b[PAGE - 1] = (unsigned char)~b[PAGE - 1];
-	is_u64(lru_page_check(page, PAGE, lru_page_key(3, 16), false), 0, "another page's content: caught");
-	is_u64(lru_page_check(page, PAGE, lru_page_key(2, 17), false), 0, "the page of another cycle: caught");
-	is_u64(lru_page_check(zeros, PAGE, key, false), 0, "a zero page where the data must be: caught");
-	is_u64(lru_page_check(zeros, PAGE, key, true), (uint64_t)-1, "a zero page after MADV_FREE: passes");
+	is_u64(lru_page_check(page, PAGE, lru_page_key(3, 16), false, NULL), 0, "another page's content: caught");
+	is_u64(lru_page_check(page, PAGE, lru_page_key(2, 17), false, NULL), 0, "the page of another cycle: caught");
+	is_u64(lru_page_check(zeros, PAGE, key, false, NULL), 0, "a zero page where the data must be: caught");
+	is_u64(lru_page_check(zeros, PAGE, key, true, NULL), (uint64_t)-1, "a zero page after MADV_FREE: passes");
 	memset(b + PAGE / 2, 0, PAGE / 2);
-	is_u64(lru_page_check(page, PAGE, key, true), PAGE / 2, "half data, half zeros after MADV_FREE: caught");
+	is_u64(lru_page_check(page, PAGE, key, true, NULL), PAGE / 2, "half data, half zeros after MADV_FREE: caught");
 	memset(page, 0, sizeof(page));
 	page[100] = 1;
-	is_u64(lru_page_check(page, PAGE, key, true), 800, "zeros but one word after MADV_FREE: caught");
+	is_u64(lru_page_check(page, PAGE, key, true, NULL), 800, "zeros but one word after MADV_FREE: caught");
+	explain_checks();
 }
 
 static void counter_checks(void)
@@ -121,7 +157,7 @@ static void counter_checks(void)
 
 int main(void)
 {
-	tap_plan(12 + 12 + 9);
+	tap_plan(12 + 12 + 5 + 9);
 	/* DMA 1+2*3, DMA32 3+2*751, Normal 207+2*400 */
 	is_u64(buddy_free_blocks(FIXTURE "buddyinfo-host", 9), 7 + 1505 + 1007, "host: free order-9 blocks, order 10 counting twice");
 	is_u64(buddy_free_blocks(FIXTURE "buddyinfo-host", 10), 3 + 751 + 400, "host: free order-10 blocks");

@@ -222,20 +222,23 @@ static int file_read_twice(struct worker *w, int fd, size_t bytes)
 		size_t off;
 
 		for (off = 0; off < bytes; off += PAGE) {
+			uint64_t key = lru_page_key(seed, off / PAGE), got;
+			char how[200];
 			long bad;
 
 			if (pread(fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf)) {
 				wl_integrity_checked(right);
 				return -1;
 			}
-			bad = lru_page_check(buf, PAGE, lru_page_key(seed, off / PAGE), false);
+			bad = lru_page_check(buf, PAGE, key, false, &got);
 			if (bad < 0) {
 				right++;
 				continue;
 			}
 			w->file_wrong++;
-			wl_integrity_error("task %u tmpfs page %zu, read %d: bytes %ld..%ld differ from what was written",
-					   w->base.index, off / PAGE, pass + 1, bad, bad + 7);
+			lru_page_explain(buf, PAGE, key, false, bad, seed, bytes / PAGE, got, how, sizeof(how));
+			wl_integrity_error("task %u tmpfs page %zu, read %d: bytes %ld..%ld differ from what was written (%s)",
+					   w->base.index, off / PAGE, pass + 1, bad, bad + 7, how);
 		}
 	}
 	wl_integrity_checked(right);
@@ -274,14 +277,18 @@ static void anon_check(struct worker *w, const char *mem, uint64_t seed)
 		return;
 	}
 	for (p = 0; p < pages; p++) {
-		long bad = lru_page_check(mem + p * PAGE, PAGE, lru_page_key(seed, p), p >= pages / 2);
+		uint64_t key = lru_page_key(seed, p), got;
+		bool zero_ok = p >= pages / 2;
+		long bad = lru_page_check(mem + p * PAGE, PAGE, key, zero_ok, &got);
+		char how[200];
 
 		if (bad < 0)
 			continue;
 		wrong++;
-		wl_integrity_error("task %u cycle %llu anonymous page %zu (%s): bytes %ld..%ld differ from what was written",
+		lru_page_explain(mem + p * PAGE, PAGE, key, zero_ok, bad, seed, pages, got, how, sizeof(how));
+		wl_integrity_error("task %u cycle %llu anonymous page %zu (%s): bytes %ld..%ld differ from what was written (%s)",
 				   w->base.index, (unsigned long long)w->cycles, (size_t)p,
-				   anon_step(p, pages), bad, bad + 7);
+				   anon_step(p, pages), bad, bad + 7, how);
 	}
 	wl_sigbus_return = NULL;
 	wl_integrity_checked(pages - wrong);

@@ -34,14 +34,13 @@ void lru_page_fill(void *page, size_t size, uint64_t key)
 	}
 }
 
-long lru_page_check(const void *page, size_t size, uint64_t key, bool zero_ok)
+long lru_page_check(const void *page, size_t size, uint64_t key, bool zero_ok, uint64_t *got)
 {
 	const unsigned char *p = page;
+	uint64_t w = 0;
 	size_t i;
 
 	for (i = 0; i + 8 <= size; i += 8) {
-		uint64_t w;
-
 		memcpy(&w, p + i, 8);
 		if (w != key + (i / 8) * STEP)
 			break;
@@ -50,15 +49,50 @@ long lru_page_check(const void *page, size_t size, uint64_t key, bool zero_ok)
 		return -1;
 	if (zero_ok && i == 0) {
 		for (; i + 8 <= size; i += 8) {
-			uint64_t w;
-
 			memcpy(&w, p + i, 8);
 			if (w)
-				return (long)i;
+				break;
 		}
-		return -1;
+		if (i + 8 > size)
+			return -1;
 	}
+	if (got)
+		*got = w;
 	return (long)i;
+}
+
+void lru_page_explain(const void *page, size_t size, uint64_t key, bool zero_ok, long bad,
+		      uint64_t seed, size_t pages, uint64_t got, char *buf, size_t n)
+{
+	const unsigned char *p = page;
+	uint64_t first, now = 0, want;
+	size_t i, j, word = (size_t)bad / 8, wrong = 0, zero = 0;
+	bool dropped;
+	int len;
+
+	memcpy(&first, p, 8);
+	dropped = zero_ok && first == 0;
+	for (i = 0; i + 8 <= size; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		if (i / 8 == word)
+			now = w;
+		if (w == (dropped ? 0 : key + (i / 8) * STEP))
+			continue;
+		wrong++;
+		zero += !w;
+	}
+	want = dropped ? 0 : key + word * STEP;
+	len = snprintf(buf, n, "read %#llx, wrote %#llx, now %#llx; %zu of %zu words differ, %zu of them zero",
+		       (unsigned long long)got, (unsigned long long)want, (unsigned long long)now,
+		       wrong, size / 8, zero);
+	for (j = 0; j < pages && len >= 0 && (size_t)len < n; j++) {
+		if (got == lru_page_key(seed, j) + word * STEP) {
+			snprintf(buf + len, n - (size_t)len, "; read is page %zu's", j);
+			break;
+		}
+	}
 }
 
 const char *const lru_counter_names[LRU_COUNTERS] = {

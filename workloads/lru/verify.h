@@ -24,11 +24,26 @@ void lru_page_fill(void *page, size_t size, uint64_t key);
 
 /*
  * Check a page against key's pattern: -1 if it holds it, else the byte
- * offset of the first 8-byte word that differs. With zero_ok, a page of
- * zeros passes too (MADV_FREE: reclaim may have dropped it, and a fault
- * then maps a zero page; anything else is corruption).
+ * offset of the first 8-byte word that differs, and that word as read into
+ * *got (when got is not NULL). With zero_ok, a page of zeros passes too
+ * (MADV_FREE: reclaim may have dropped it, and a fault then maps a zero
+ * page; anything else is corruption).
  */
-long lru_page_check(const void *page, size_t size, uint64_t key, bool zero_ok);
+long lru_page_check(const void *page, size_t size, uint64_t key, bool zero_ok, uint64_t *got);
+
+/*
+ * What a page that failed lru_page_check holds, for the error message
+ * (what differs says how: a word written over, a page being cleared,
+ * another page's content): into buf, "read G, wrote W, now N; D of M words
+ * differ, Z of them zero", where G is the word at offset bad as
+ * lru_page_check read it (got), W what it should hold (0 in a page that
+ * reclaim dropped: its first word 0, zero_ok), N what it holds when read
+ * again, and D the page's words that differ from what they should hold.
+ * Then, when G is the word that page q of the pages written with seed holds
+ * at that offset, "; read is page q's" (the first such q below pages).
+ */
+void lru_page_explain(const void *page, size_t size, uint64_t key, bool zero_ok, long bad,
+		      uint64_t seed, size_t pages, uint64_t got, char *buf, size_t n);
 
 /* The LRU counters of /proc/vmstat that the checks read. */
 enum lru_counter {

@@ -292,13 +292,15 @@ kernel_name() {
 	esac
 }
 
-# What one kernel build takes with make -j2 on a 2-core host (the plan's
-# estimate; METHODOLOGY.md, "Build time"): the first kernel of a
-# configuration, and a later one that differs from it only by its patches
-# (the series' headers reach the large objects, so ccache's share saves
-# little); and what kernels/compile-probe.sh read beside them. This host's
-# compile speed changes from day to day (1.9x between two days on one
-# machine), so the plan scales them by today's reading.
+# What one kernel build takes on two CPUs of a 2-core host (the plan's
+# estimate): the first kernel of a configuration, and a later one that
+# differs from it only by its patches (the series' headers reach the large
+# objects, so ccache's share saves little, "Build time"); and what
+# kernels/compile-probe.sh read beside them. Measured as two cold kernels
+# built side by side, one CPU each, divided by the executor's speed-up of a
+# second CPU (METHODOLOGY.md, "From scratch"). This host's compile speed
+# changes from day to day (1.9x between two days on one machine), so the
+# plan scales them by today's reading.
 LOCKLAT_BUILD_COLD_SECONDS=687
 LOCKLAT_BUILD_SHARED_SECONDS=616
 LOCKLAT_BUILD_PROBE_MS=166

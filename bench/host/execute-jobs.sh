@@ -260,15 +260,14 @@ run_finish() {
 	# not the run that was asked for, and a CI must not read it as a pass.
 	# A cell's own outcome (FINDINGS, TIMEOUT, INVALID: run-cell.sh's exit)
 	# is a result, which the summary reports and kernels/comparisons
-	# judges; only a cell that ended INFRA, or was not written, leaves the
-	# run short.
-	local i v w c m failed=()
+	# judges; only a cell that a resumed run would redo (cell_done: INFRA,
+	# or not written) leaves the run short.
+	local i v w c failed=()
 	for i in "${!J_ID[@]}"; do
 		[ "${J_STATE[i]}" = fail ] || continue
 		if [ "${J_KIND[i]}" = cell ]; then
 			IFS=$'\t' read -r v w c _ <<<"${J_ARGS[i]}"
-			m=$(cell_dir "$out" "$v" "$w" "$c")/meta
-			[ ! -f "$m" ] || [ "$(kv_get "$m" status)" = INFRA ] || continue
+			cell_done "$(cell_dir "$out" "$v" "$w" "$c")" && continue
 		fi
 		failed+=("${J_ID[i]}")
 	done

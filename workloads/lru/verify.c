@@ -11,6 +11,12 @@
 /* An odd step: key + i * STEP never repeats within 2^64 words. */
 #define STEP 0x9e3779b97f4a7c15ULL
 
+/* Word i of a page written with key (lru_page_fill). */
+static uint64_t pattern_word(uint64_t key, size_t i)
+{
+	return key + i * STEP;
+}
+
 uint64_t lru_page_key(uint64_t seed, uint64_t index)
 {
 	/* splitmix64's finaliser over both. */
@@ -28,7 +34,7 @@ void lru_page_fill(void *page, size_t size, uint64_t key)
 	size_t i;
 
 	for (i = 0; i + 8 <= size; i += 8) {
-		uint64_t w = key + (i / 8) * STEP;
+		uint64_t w = pattern_word(key, i / 8);
 
 		memcpy(p + i, &w, 8);
 	}
@@ -42,7 +48,7 @@ long lru_page_check(const void *page, size_t size, uint64_t key, bool zero_ok, u
 
 	for (i = 0; i + 8 <= size; i += 8) {
 		memcpy(&w, p + i, 8);
-		if (w != key + (i / 8) * STEP)
+		if (w != pattern_word(key, i / 8))
 			break;
 	}
 	if (i + 8 > size)
@@ -78,17 +84,17 @@ void lru_page_explain(const void *page, size_t size, uint64_t key, bool zero_ok,
 		memcpy(&w, p + i, 8);
 		if (i / 8 == word)
 			now = w;
-		if (w == (dropped ? 0 : key + (i / 8) * STEP))
+		if (w == (dropped ? 0 : pattern_word(key, i / 8)))
 			continue;
 		wrong++;
 		zero += !w;
 	}
-	want = dropped ? 0 : key + word * STEP;
+	want = dropped ? 0 : pattern_word(key, word);
 	len = snprintf(buf, n, "read %#llx, wrote %#llx, now %#llx; %zu of %zu words differ, %zu of them zero",
 		       (unsigned long long)got, (unsigned long long)want, (unsigned long long)now,
 		       wrong, size / 8, zero);
 	for (j = 0; j < pages && len >= 0 && (size_t)len < n; j++) {
-		if (got == lru_page_key(seed, j) + word * STEP) {
+		if (got == pattern_word(lru_page_key(seed, j), word)) {
 			snprintf(buf + len, n - (size_t)len, "; read is page %zu's", j);
 			break;
 		}
